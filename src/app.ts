@@ -1,0 +1,95 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { areas } from './areas/index.js';
+import type { Config } from './config.js';
+import { openStore, type Db, type Store } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { authenticate } from './http/authenticate.js';
+import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
+import { health } from './http/health.js';
+import { openapi } from './http/openapi.js';
+import { problems, sendProblem, toApiError } from './http/problems.js';
+import { tenancy } from './http/tenancy.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    store: Store;
+    /** The database handle every area queries through. */
+    db: Db;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** An open store to use instead of opening config.databaseUrl (the app then closes it all the same). */
+  store?: Store;
+  /** pino destination for the logs; defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The whole service as one Fastify instance: used alike by the server, the CLI and every test.
+ * Opens (or takes) the store and applies pending migrations before it answers.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs * 2,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      sendProblem(reply, toApiError(error, request));
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = 10_000;
+
+  const store = options.store ?? openStore(config.databaseUrl);
+  app.decorate('config', config);
+  app.decorate('store', store);
+  app.decorate('db', store.db as Db);
+  app.addHook('onClose', () => store.close());
+  try {
+    await migrateToLatest(store);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(problems);
+  await app.register(jsonBodies);
+  await app.register(openapi);
+  for (const area of areas) for (const schema of area.schemas ?? []) app.addSchema(schema);
+  await app.register(health);
+
+  await app.register(
+    async (api) => {
+      await api.register(tenancy);
+      await api.register(authenticate);
+      for (const area of areas) await api.register(area.routes);
+    },
+    { prefix: '/api' },
+  );
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,190 @@
+import type { Db } from '../../db/database.js';
+import { toDbBool } from '../../db/values.js';
+import type { Role } from '../../http/permissions.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { displayPrefix, hashToken } from '../../lib/tokens.js';
+
+/** Who is calling, resolved from the bearer token for one workspace. */
+export interface Caller {
+  userId: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  /** The bearer value in use (GET /auth returns it). */
+  token: string;
+}
+
+interface UserOfToken {
+  user_id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  archived: boolean | number;
+}
+
+const userColumns = [
+  'users.id as user_id',
+  'users.account_id',
+  'accounts.email',
+  'users.role',
+  'users.archived',
+] as const;
+
+export async function findUserByApiKey(db: Db, organizationId: string, token: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select([...userColumns, 'api_keys.id as api_key_id', 'api_keys.last_used_at'])
+    .where('api_keys.token_hash', '=', hashToken(token))
+    .where('api_keys.organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/**
+ * The user a session token stands for in one workspace: the session's own user when it acts as one
+ * (impersonation), otherwise the account's user in that workspace. Expired sessions find nobody.
+ */
+export async function findUserBySession(db: Db, organizationId: string, token: string): Promise<UserOfToken | undefined> {
+  const session = await db
+    .selectFrom('sessions')
+    .select(['account_id', 'organization_id', 'user_id'])
+    .where('token_hash', '=', hashToken(token))
+    .where('expires_at', '>', nowIso())
+    .executeTakeFirst();
+  if (!session) return undefined;
+  if (session.organization_id !== null && session.organization_id !== organizationId) return undefined;
+  let query = db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(userColumns)
+    .where('users.organization_id', '=', organizationId);
+  query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
+  return query.executeTakeFirst();
+}
+
+export async function touchApiKey(db: Db, apiKeyId: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', apiKeyId).execute();
+}
+
+/** Finds the account of an email (case-insensitive) or creates it. */
+export async function findOrCreateAccount(db: Db, email: string): Promise<string> {
+  const normalized = email.trim().toLowerCase();
+  const existing = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
+  if (existing) return existing.id;
+  const id = newId();
+  await db.insertInto('accounts').values({ id, email: normalized, created_at: nowIso() }).execute();
+  return id;
+}
+
+export interface NewUser {
+  organizationId: string;
+  accountId: string;
+  role: Role;
+  name?: string | null;
+  title?: string | null;
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      organization_id: user.organizationId,
+      account_id: user.accountId,
+      role: user.role,
+      archived: toDbBool(false),
+      name: user.name ?? null,
+      avatar: null,
+      phone: null,
+      title: user.title ?? null,
+      created_at: nowIso(),
+    })
+    .execute();
+  return id;
+}
+
+export async function findUserIdByEmail(db: Db, organizationId: string, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'users.archived'])
+    .where('users.organization_id', '=', organizationId)
+    .where('accounts.email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Stores a new key's digest; the key itself is returned to the caller once and never kept. */
+export async function insertApiKey(
+  db: Db,
+  key: { organizationId: string; userId: string; name: string; token: string },
+): Promise<ApiKeyRecord> {
+  const record: ApiKeyRecord = {
+    id: newId(),
+    name: key.name,
+    prefix: displayPrefix(key.token),
+    createdAt: nowIso(),
+    lastUsedAt: null,
+  };
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: record.id,
+      organization_id: key.organizationId,
+      user_id: key.userId,
+      name: record.name,
+      prefix: record.prefix,
+      token_hash: hashToken(key.token),
+      created_at: record.createdAt,
+      last_used_at: null,
+    })
+    .execute();
+  return record;
+}
+
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyRecord[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'prefix', 'created_at as createdAt', 'last_used_at as lastUsedAt'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function deleteApiKey(db: Db, userId: string, apiKeyId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('id', '=', apiKeyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertSession(
+  db: Db,
+  session: { accountId: string; token: string; expiresAt: string; organizationId?: string; userId?: string },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      id: newId(),
+      account_id: session.accountId,
+      token_hash: hashToken(session.token),
+      organization_id: session.organizationId ?? null,
+      user_id: session.userId ?? null,
+      expires_at: session.expiresAt,
+      created_at: nowIso(),
+    })
+    .execute();
+}

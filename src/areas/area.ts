@@ -1,0 +1,10 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+
+/** One resource area: its routes (mounted under /api) and the named schemas they refer to by $id. */
+export interface Area {
+  name: string;
+  routes: FastifyPluginAsync;
+  /** Schemas with an `$id`, shared as OpenAPI components and referenced with Type.Ref. */
+  schemas?: TSchema[];
+}

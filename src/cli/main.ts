@@ -1,0 +1,102 @@
+import { Command } from 'commander';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { findUserIdByEmail, insertApiKey } from '../areas/access/repository.js';
+import { createWorkspace } from '../areas/workspace/create-workspace.js';
+import { findWorkspaceByDomain } from '../areas/workspace/repository.js';
+import { loadConfig } from '../config.js';
+import { openStore } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ApiError } from '../http/errors.js';
+import { fromDbBool } from '../db/values.js';
+import { API_KEY_PREFIX, newToken } from '../lib/tokens.js';
+
+/** A failure the operator caused: its message goes to stderr and the exit code is 1. */
+class CliError extends Error {}
+
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n');
+
+/** Runs one command against the same app the server builds (logs to stderr, warnings only). */
+async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T> {
+  const config = { ...loadConfig(), logLevel: process.env.LOG_LEVEL ?? 'warn' };
+  const app = await buildApp({ config, logStream: process.stderr });
+  try {
+    return await work(app);
+  } finally {
+    await app.close();
+  }
+}
+
+export async function workspaceOf(app: FastifyInstance, domain: string) {
+  const workspace = await findWorkspaceByDomain(app.db, domain.trim().toLowerCase());
+  if (!workspace) throw new CliError(`no workspace "${domain}"`);
+  return workspace;
+}
+
+export function buildCli(): Command {
+  const program = new Command('timetrack').description('Operate a timetrack service').showHelpAfterError();
+
+  const workspace = program.command('workspace').description('Workspaces');
+  workspace
+    .command('create')
+    .description('Create a workspace with its first administrator and an API key')
+    .requiredOption('--domain <domain>', 'subdomain: 3–63 of a-z, 0-9, -')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--admin-email <email>', 'the administrator\'s email')
+    .option('--admin-name <name>', 'the administrator\'s name')
+    .option('--currency <code>', 'ISO 4217 currency', 'USD')
+    .option('--time-zone <zone>', 'IANA time zone', 'UTC')
+    .action(async (options: { domain: string; name: string; adminEmail: string; adminName?: string; currency: string; timeZone: string }) => {
+      const created = await withApp((app) => createWorkspace(app.db, options));
+      print(created);
+    });
+
+  const apikey = program.command('apikey').description('API keys');
+  apikey
+    .command('create')
+    .description('Create an API key for a user already in the workspace')
+    .requiredOption('--domain <domain>', 'the workspace')
+    .requiredOption('--email <email>', 'the user\'s email')
+    .option('--name <label>', 'a label for the key', 'Created with the CLI')
+    .action(async (options: { domain: string; email: string; name: string }) => {
+      const result = await withApp(async (app) => {
+        const { id: organizationId } = await workspaceOf(app, options.domain);
+        const user = await findUserIdByEmail(app.db, organizationId, options.email);
+        if (!user) throw new CliError(`no user ${options.email} in workspace "${options.domain}"; invite them first`);
+        if (fromDbBool(user.archived)) throw new CliError(`user ${options.email} is archived`);
+        const apiKey = newToken(API_KEY_PREFIX);
+        await insertApiKey(app.db, { organizationId, userId: user.id, name: options.name, token: apiKey });
+        return { apiKey, userId: user.id };
+      });
+      print(result);
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit')
+    .action(async () => {
+      const store = openStore(loadConfig().databaseUrl);
+      try {
+        const applied = await migrateToLatest(store);
+        print({ applied });
+      } finally {
+        await store.close();
+      }
+    });
+
+  return program;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildCli().parseAsync(argv);
+    return 0;
+  } catch (error) {
+    const message =
+      error instanceof ApiError || error instanceof CliError
+        ? error.message
+        : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`timetrack: ${message}\n`);
+    return 1;
+  }
+}

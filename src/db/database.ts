@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A handle that runs queries either directly or inside a transaction: data-access code takes this. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Answers when the database does: used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sums) arrive as JavaScript numbers, as they do from SQLite.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * Opens the store named by a DATABASE_URL:
+ * `sqlite:path/to/file.db`, `sqlite::memory:`, or `postgres://user@host:port/db[?schema=name]`.
+ * The optional `schema` parameter confines a PostgreSQL store to one schema (created if missing).
+ */
+export function openStore(url: string): Store {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url);
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+}
+
+function openSqlite(file: string): Store {
+  const inMemory = file === ':memory:' || file === '';
+  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const connection = new SqliteDatabase(inMemory ? ':memory:' : file);
+  if (!inMemory) connection.pragma('journal_mode = WAL');
+  // FULL: a transaction is on disk before the request that made it is acknowledged.
+  connection.pragma('synchronous = FULL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string): Store {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`the schema parameter of DATABASE_URL must be a lowercase identifier, got "${schema}"`);
+  }
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
+  let schemaReady: Promise<void> | undefined;
+  const ensureSchema = () =>
+    (schemaReady ??= schema
+      ? pool.query(`create schema if not exists ${schema}`).then(() => undefined)
+      : Promise.resolve());
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        await ensureSchema();
+        return pool;
+      },
+    }),
+  });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,29 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../database.js';
+import * as foundation from './0001_foundation.js';
+
+export interface MigrationContext {
+  dialect: Dialect;
+}
+
+interface MigrationModule {
+  up(db: Kysely<unknown>, context: MigrationContext): Promise<void>;
+}
+
+/** Every migration, in the order it runs. Add new ones at the end; never edit one that has shipped. */
+const migrations: Record<string, MigrationModule> = {
+  '0001_foundation': foundation,
+};
+
+export class ListedMigrations implements MigrationProvider {
+  constructor(private readonly context: MigrationContext) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(migrations).map(([name, module]) => [
+        name,
+        { up: (db: Kysely<unknown>) => module.up(db, this.context) },
+      ]),
+    );
+  }
+}

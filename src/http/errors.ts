@@ -1,0 +1,81 @@
+/** The kinds of failure the API answers with (decisions §3). Throw these; the error handler renders them. */
+
+export type ProblemCode =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'workspace-not-found'
+  | 'method-not-allowed'
+  | 'conflict'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'validation'
+  | 'timesheet-locked'
+  | 'rate-limited'
+  | 'internal';
+
+export const PROBLEM_STATUS: Record<ProblemCode, number> = {
+  'bad-request': 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'workspace-not-found': 404,
+  'method-not-allowed': 405,
+  conflict: 409,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  validation: 422,
+  'timesheet-locked': 423,
+  'rate-limited': 429,
+  internal: 500,
+};
+
+export const PROBLEM_TITLE: Record<ProblemCode, string> = {
+  'bad-request': 'Bad request',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  'not-found': 'Not found',
+  'workspace-not-found': 'Workspace not found',
+  'method-not-allowed': 'Method not allowed',
+  conflict: 'Conflict',
+  'payload-too-large': 'Payload too large',
+  'unsupported-media-type': 'Unsupported media type',
+  validation: 'Validation failed',
+  'timesheet-locked': 'Timesheet locked',
+  'rate-limited': 'Too many requests',
+  internal: 'Internal server error',
+};
+
+/** A stable URI per kind of problem (RFC 9457 `type`). */
+export const problemType = (code: ProblemCode): string => `urn:timetrack:problem:${code}`;
+
+export interface FieldError {
+  /** JSON Pointer into the request: `/body/startedAt`, `/query/from`, `/path/week`. */
+  pointer: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.status = PROBLEM_STATUS[code];
+  }
+}
+
+export const notFound = (what = 'record') => new ApiError('not-found', `No such ${what}.`);
+export const forbidden = (detail = 'Your role does not allow this.') => new ApiError('forbidden', detail);
+export const conflict = (detail: string) => new ApiError('conflict', detail);
+export const unauthorized = (detail = 'A valid bearer token is required.') =>
+  new ApiError('unauthorized', detail, undefined, { 'www-authenticate': 'Bearer' });
+
+/** A rule broken by one field: 422 pointing at it. */
+export const invalid = (pointer: string, message: string) =>
+  new ApiError('validation', `${pointer.split('/').pop()} ${message}`, [{ pointer, message }]);

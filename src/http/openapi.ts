@@ -1,0 +1,58 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { workspaceUrl } from '../config.js';
+import { ProblemSchema } from './schemas.js';
+
+export const API_VERSION = '2026-07-04';
+
+const DESCRIPTION = `
+The timetrack API: one organization workspace per hostname (\`acme.example.com/api/…\`).
+
+Decisions this document records where the API reference is silent:
+- **Errors** are \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`,
+  \`code\` and, for 422, \`errors: [{pointer, message}]\`. 400 unparseable JSON, 401 bad or missing
+  token (\`WWW-Authenticate: Bearer\`), 403 role, 404 unknown host, route or record (also records the
+  caller may not see), 405 other method (\`Allow\`), 409 state or uniqueness, 413 body over 1 MiB,
+  415 body not JSON, 422 schema or rule, 423 locked timesheet week, 429 rate limit (\`Retry-After\`).
+- **Ids** in paths are opaque: a malformed id is 404. Collections are objects keyed by id, in creation order.
+- **Timestamps** in carry an offset (422 without); out they are UTC with milliseconds and \`Z\`.
+- **Bodies** are open objects: unknown and server-owned fields are ignored. Types are never coerced.
+- **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.
+- **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h).
+`.trim();
+
+/** The OpenAPI 3.0.3 document, generated from the route schemas, and its interactive docs. */
+export const openapi = fp(async (app: FastifyInstance) => {
+  app.addSchema(ProblemSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'timetrack API', version: API_VERSION, description: DESCRIPTION },
+      servers: [
+        {
+          url: `${workspaceUrl(app.config, '{workspace}')}/api`,
+          description: 'A workspace: its domain selects the organization',
+          variables: { workspace: { default: 'demo' } },
+        },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (ttk_…) or a session access token (tts_…)',
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+});

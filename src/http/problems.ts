@@ -1,0 +1,105 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from './errors.js';
+import { workspaceDomainOf, workspaceNotFound } from './tenancy.js';
+
+/** Every error leaves as application/problem+json (RFC 9457), whoever raised it. */
+export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+  const body: Record<string, unknown> = {
+    type: problemType(error.code),
+    title: PROBLEM_TITLE[error.code],
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+  };
+  if (error.errors) body.errors = error.errors;
+  return reply.code(error.status).headers(error.headers).type('application/problem+json').send(body);
+}
+
+const SCHEMA_PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function validationProblem(error: FastifyError): ApiError {
+  const part = SCHEMA_PART[error.validationContext ?? 'body'] ?? 'body';
+  const errors: FieldError[] = (error.validation as AjvError[]).map((e) => {
+    let pointer = `/${part}${e.instancePath}`;
+    if (e.keyword === 'required') pointer += `/${String(e.params.missingProperty)}`;
+    return { pointer, message: e.message ?? 'is invalid' };
+  });
+  const first = errors[0];
+  return new ApiError('validation', `${first.pointer} ${first.message}`, errors);
+}
+
+const STATUS_CODE: Record<number, ProblemCode> = Object.fromEntries(
+  Object.entries(PROBLEM_STATUS)
+    .filter(([code]) => code !== 'workspace-not-found')
+    .map(([code, status]) => [status, code as ProblemCode]),
+);
+
+/** Maps anything thrown to the problem it stands for; unexpected errors become a bare 500. */
+export function toApiError(error: FastifyError | ApiError | Error, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return validationProblem(fastifyError);
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported-media-type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload-too-large', 'The body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('bad-request', 'The body is not valid JSON.');
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = STATUS_CODE[status] ?? 'bad-request';
+    const headers: Record<string, string> = {};
+    const extra = (fastifyError as { headers?: Record<string, string> }).headers;
+    if (status === 429 && extra) Object.assign(headers, extra);
+    return new ApiError(code, fastifyError.message || PROBLEM_TITLE[code], undefined, headers);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return new ApiError('internal', 'Something went wrong on our side. The request id identifies it in the log.');
+}
+
+/**
+ * The error and not-found handlers. Unknown paths are 404; a known path with another method is 405
+ * with `Allow`, found in a router that mirrors every registered route.
+ */
+export const problems = fp(async (app: FastifyInstance) => {
+  const routes = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (!routes.hasRoute(method as HTTPMethod, route.url)) routes.on(method as HTTPMethod, route.url, () => {});
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendProblem(reply, toApiError(error, request)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.startsWith('/api/') && workspaceDomainOf(request, app.config.baseDomain) === null) {
+      return sendProblem(reply, workspaceNotFound());
+    }
+    const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
+      (method) => routes.find(method, path) !== null,
+    );
+    if (allowed.length > 0) {
+      return sendProblem(
+        reply,
+        new ApiError('method-not-allowed', `${request.method} is not allowed here.`, undefined, {
+          allow: allowed.join(', '),
+        }),
+      );
+    }
+    return sendProblem(reply, new ApiError('not-found', `No route ${request.method} ${path}.`));
+  });
+});

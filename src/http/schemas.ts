@@ -1,0 +1,120 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PROBLEM_TITLE, type ProblemCode } from './errors.js';
+
+/** Building blocks shared by every area's schemas. */
+
+/** A value that may also be `null` (OpenAPI 3.0 `nullable`, understood by Ajv and fast-json-stringify). */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+
+/** An instant: in with an offset (422 without), out as UTC with milliseconds and Z. */
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, ...(description ? { description } : {}) });
+
+/** A collection returned as a JSON object keyed by record id, in creation order. */
+export const IdMap = <T extends TSchema>(record: T, description: string) =>
+  Type.Unsafe<Record<string, Static<T>>>({ type: 'object', additionalProperties: record, description });
+
+export const Id = Type.String({ description: 'Opaque record id', maxLength: 64 });
+
+/** A name a person reads: trimmed by the service, 1–200 characters. */
+export const Name = Type.String({ minLength: 1, maxLength: 200 });
+export const Notes = Type.String({ maxLength: 10_000 });
+
+export const Empty = Type.Object({}, { description: 'Empty object' });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'Stable URI of the kind of problem' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'The kind of problem, e.g. validation, not-found, conflict' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          pointer: Type.String({ description: 'JSON Pointer into the request, e.g. /body/startedAt' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+const problemRef = Type.Ref(ProblemSchema);
+
+const PROBLEM_BY_STATUS: Record<number, ProblemCode> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'validation',
+  423: 'timesheet-locked',
+  429: 'rate-limited',
+};
+
+function problemResponse(status: number, description?: string) {
+  return {
+    description: description ?? PROBLEM_TITLE[PROBLEM_BY_STATUS[status]],
+    content: { 'application/problem+json': { schema: problemRef } },
+  };
+}
+
+interface OperationSpec<P, Q, B, R> {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** The 200 answer. */
+  response: R;
+  /** Problem statuses beyond the ones every operation can answer, with what they mean here. */
+  errors?: Partial<Record<403 | 404 | 409 | 422 | 423, string>>;
+  /** No bearer token needed. */
+  public?: boolean;
+}
+
+/**
+ * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
+ * Every operation answers 401, 404 and 429; one with a body also 400, 413, 415 and 422.
+ */
+export function operation<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+  R extends TSchema = TSchema,
+>(spec: OperationSpec<P, Q, B, R>) {
+  const problems: Record<number, ReturnType<typeof problemResponse>> = {
+    404: problemResponse(404, 'Not found: unknown workspace host, route or record'),
+    429: problemResponse(429),
+  };
+  if (!spec.public) problems[401] = problemResponse(401);
+  if (spec.body) {
+    for (const status of [400, 413, 415, 422]) problems[status] = problemResponse(status);
+  }
+  for (const [status, description] of Object.entries(spec.errors ?? {})) {
+    problems[Number(status)] = problemResponse(Number(status), description);
+  }
+  const schema: Record<string, unknown> = {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.public ? { security: [] } : {}),
+    response: { 200: spec.response, ...problems },
+  };
+  if (spec.params) schema.params = spec.params;
+  if (spec.querystring) schema.querystring = spec.querystring;
+  if (spec.body) schema.body = spec.body;
+  return schema as { params: P; querystring: Q; body: B; response: { 200: R } };
+}
+
+/** A string from a fixed list (OpenAPI 3.0 has no `const`, so not a union of literals). */
+export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });

@@ -1,0 +1,7 @@
+/**
+ * A practical email check: one @, a local part without spaces, a domain of dot-separated labels.
+ * Deliverability is proven by the invitation mail, not by a pattern.
+ */
+const EMAIL = /^[^\s@"(),:;<>[\\\]]{1,64}@(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export const isEmail = (text: string): boolean => text.length <= 254 && EMAIL.test(text.trim());

@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { findOrCreateAccount, insertApiKey, insertUser } from '../../src/areas/access/repository.js';
+import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { toDbBool } from '../../src/db/values.js';
+import type { Role } from '../../src/http/permissions.js';
+import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
+import { testStores, type TestStore } from './stores.js';
+
+export const BASE_DOMAIN = 'timetrack.test';
+
+export interface TestWorkspace {
+  domain: string;
+  host: string;
+  organizationId: string;
+  /** The first administrator. */
+  admin: TestUser;
+}
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  token: string;
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, or undefined when there is none. */
+  body: any;
+  text: string;
+}
+
+export interface CallOptions {
+  host?: string;
+  token?: string | null;
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and other media types). */
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+export interface Harness {
+  store: TestStore['name'];
+  app: FastifyInstance;
+  config: Config;
+  /** Everything the app logged, for tests that read the logs. */
+  logs: string[];
+  call(method: string, url: string, options?: CallOptions): Promise<Response>;
+  /** A new workspace with an administrator (created as the CLI does). */
+  workspace(domain?: string): Promise<TestWorkspace>;
+  /** A user in a workspace, with an API key; through the data layer until the users area exists. */
+  user(workspace: TestWorkspace, options?: { role?: Role; email?: string; archived?: boolean }): Promise<TestUser>;
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${process.pid}x${++counter}x${Date.now().toString(36)}`;
+
+/**
+ * Declares the suite once per store (SQLite, and PostgreSQL when TEST_DATABASE_URL is set), each on
+ * a database of its own built by the same buildApp the server uses. Test names carry the store.
+ */
+export function describeEachStore(title: string, define: (h: Harness) => void): void {
+  for (const store of testStores) {
+    describe(`${title} [${store.name}]`, () => {
+      const url = store.freshUrl();
+      const logs: string[] = [];
+      const harness = { store: store.name, logs } as Harness;
+      beforeAll(async () => {
+        const config: Config = {
+          ...loadConfig({}),
+          databaseUrl: url,
+          baseDomain: BASE_DOMAIN,
+          publicUrl: `http://${BASE_DOMAIN}:3000`,
+          logLevel: 'info',
+        };
+        const logStream = new Writable({
+          write(chunk, _encoding, done) {
+            logs.push(String(chunk));
+            done();
+          },
+        });
+        harness.config = config;
+        harness.app = await buildApp({ config, logStream });
+      });
+      afterAll(async () => {
+        await harness.app?.close();
+        await store.drop(url);
+      });
+      harness.call = (method, path, options = {}) => call(harness.app, method, path, options);
+      harness.workspace = async (domain = unique('ws')) => {
+        const created = await createWorkspace(harness.app.db, {
+          domain,
+          name: `Workspace ${domain}`,
+          adminEmail: `admin@${domain}.example.com`,
+          adminName: 'Admin',
+        });
+        return {
+          domain,
+          host: `${domain}.${BASE_DOMAIN}`,
+          organizationId: created.organizationId,
+          admin: { userId: created.userId, email: `admin@${domain}.example.com`, token: created.apiKey },
+        };
+      };
+      harness.user = async (workspace, options = {}) => {
+        const db = harness.app.db;
+        const email = options.email ?? `${unique('user')}@example.com`;
+        const accountId = await findOrCreateAccount(db, email);
+        const userId = await insertUser(db, {
+          organizationId: workspace.organizationId,
+          accountId,
+          role: options.role ?? 'User',
+          name: 'Test User',
+        });
+        if (options.archived) {
+          await db.updateTable('users').set({ archived: toDbBool(true) }).where('id', '=', userId).execute();
+        }
+        const token = newToken(API_KEY_PREFIX);
+        await insertApiKey(db, { organizationId: workspace.organizationId, userId, name: 'test', token });
+        return { userId, email, token };
+      };
+      define(harness);
+    });
+  }
+}
+
+async function call(app: FastifyInstance, method: string, url: string, options: CallOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.host !== undefined) headers.host = options.host;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | Buffer | undefined = options.payload;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await app.inject({ method: method as 'GET', url, headers, payload, query: options.query });
+  let body: unknown;
+  try {
+    body = response.body === '' ? undefined : JSON.parse(response.body);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, body, text: response.body };
+}
+
+/** Calls as one user of one workspace: `as(ws, user).get('/api/...')`. */
+export function as(h: Harness, workspace: TestWorkspace, user: TestUser = workspace.admin) {
+  const send = (method: string) => (url: string, body?: unknown, options: CallOptions = {}) =>
+    h.call(method, url, { host: workspace.host, token: user.token, body, ...options });
+  return { get: send('GET'), post: send('POST'), put: send('PUT'), delete: send('DELETE'), patch: send('PATCH') };
+}
