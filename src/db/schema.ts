@@ -1,5 +1,13 @@
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
 import type { OrganizationDomainsTable, OrganizationsTable } from './tables/organizations.js';
+import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
+import type {
+  ActivitiesTable,
+  CostRatesTable,
+  ProjectMembersTable,
+  ProjectsTable,
+  RevenueRatesTable,
+} from './tables/tracking.js';
 
 /** The Kysely view of every table; each area's tables are typed in tables/. */
 export interface Database {
@@ -9,4 +17,12 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  projects: ProjectsTable;
+  project_members: ProjectMembersTable;
+  activities: ActivitiesTable;
+  revenue_rates: RevenueRatesTable;
+  cost_rates: CostRatesTable;
+  user_preferences: UserPreferencesTable;
+  reports: ReportsTable;
+  outbox: OutboxTable;
 }

@@ -28,7 +28,7 @@ export interface TestUser {
 
 export interface Response {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: import('node:http').OutgoingHttpHeaders;
   /** The parsed JSON body, or undefined when there is none. */
   body: any;
   text: string;

@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as foundation from './0001_foundation.js';
+import * as trackingAndPeople from './0002_tracking_and_people.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -13,6 +14,7 @@ interface MigrationModule {
 /** Every migration, in the order it runs. Add new ones at the end; never edit one that has shipped. */
 const migrations: Record<string, MigrationModule> = {
   '0001_foundation': foundation,
+  '0002_tracking_and_people': trackingAndPeople,
 };
 
 export class ListedMigrations implements MigrationProvider {
