@@ -13,6 +13,8 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema the store is confined to, when DATABASE_URL names one. */
+  schema?: string;
   /** Answers when the database does: used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +82,7 @@ function openPostgres(url: string): Store {
   return {
     db,
     dialect: 'postgres',
+    ...(schema ? { schema } : {}),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

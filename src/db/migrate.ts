@@ -7,6 +7,8 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
   const migrator = new Migrator({
     db: store.db,
     provider: new ListedMigrations({ dialect: store.dialect }),
+    // Without it Kysely may find another schema's migration tables and skip creating its own.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

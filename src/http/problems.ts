@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from './errors.js';
-import { workspaceDomainOf, workspaceNotFound } from './tenancy.js';
+import { resolveWorkspace } from './tenancy.js';
 
 /** Every error leaves as application/problem+json (RFC 9457), whoever raised it. */
 export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -84,11 +84,10 @@ export const problems = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendProblem(reply, toApiError(error, request)));
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0];
-    if (path.startsWith('/api/') && workspaceDomainOf(request, app.config.baseDomain) === null) {
-      return sendProblem(reply, workspaceNotFound());
-    }
+    // Under /api an unknown host is reported as such, whatever the path.
+    if (path.startsWith('/api/')) await resolveWorkspace(app, request);
     const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
       (method) => routes.find(method, path) !== null,
     );

@@ -31,16 +31,18 @@ export function workspaceDomainOf(request: FastifyRequest, baseDomain: string): 
   return isWellFormedDomain(label) ? label : null;
 }
 
-export const workspaceNotFound = () =>
-  new ApiError('workspace-not-found', 'No workspace is served at this host.');
+/** The workspace the request's host selects; 404 workspace-not-found when there is none. */
+export async function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Promise<Workspace> {
+  const domain = workspaceDomainOf(request, app.config.baseDomain);
+  const workspace = domain === null ? undefined : await findWorkspaceByDomain(app.db, domain);
+  if (!workspace) throw new ApiError('workspace-not-found', 'No workspace is served at this host.');
+  return workspace;
+}
 
 /** Resolves the workspace before anything else, so an unknown host is 404 before any token check. */
 export const tenancy = fp(async (app: FastifyInstance) => {
   app.decorateRequest('workspace', null as unknown as Workspace);
   app.addHook('onRequest', async (request) => {
-    const domain = workspaceDomainOf(request, app.config.baseDomain);
-    const workspace = domain === null ? undefined : await findWorkspaceByDomain(app.db, domain);
-    if (!workspace) throw workspaceNotFound();
-    request.workspace = workspace;
+    request.workspace = await resolveWorkspace(app, request);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
+import { cleanName } from '../../lib/names.js';
 import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
 import { deleteApiKey, insertApiKey, listApiKeys } from './repository.js';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams, AuthSnapshot } from './schemas.js';
@@ -55,7 +56,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const record = await insertApiKey(app.db, {
         organizationId: request.workspace.id,
         userId: request.caller.userId,
-        name: request.body.name.trim(),
+        name: cleanName(request.body.name, '/body/name'),
         token: key,
       });
       return { ...record, key };

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { toDbBool, toJson } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
 import { isEmail } from '../../lib/email.js';
+import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
 import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
 import { findOrCreateAccount, insertApiKey, insertUser } from '../access/repository.js';
@@ -33,8 +34,7 @@ export interface CreatedWorkspace {
 export async function createWorkspace(db: Db, input: NewWorkspace): Promise<CreatedWorkspace> {
   const domain = input.domain.trim().toLowerCase();
   assertUsableDomain(domain, '/domain');
-  const name = input.name.trim();
-  if (name.length < 1 || name.length > 200) throw invalid('/name', 'must be 1–200 characters');
+  const name = cleanName(input.name, '/name');
   if (!isEmail(input.adminEmail)) throw invalid('/adminEmail', 'must be an email address');
   const currency = input.currency ?? ORGANIZATION_DEFAULTS.currency;
   assertCurrency(currency, '/currency');

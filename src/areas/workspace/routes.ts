@@ -5,6 +5,7 @@ import { toDbBool, toJson } from '../../db/values.js';
 import type { Updateable } from 'kysely';
 import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import { operation } from '../../http/schemas.js';
+import { cleanName } from '../../lib/names.js';
 import { listActiveWorkspacesOfAccount, deleteOrganization, domainHolder, getOrganization, reserveDomain, updateOrganization } from './repository.js';
 import { assertCoreHours, assertCurrency, assertUsableDomain, canonicalTimeZone, domainTaken } from './rules.js';
 import { Organization, OrganizationDeleted, OrganizationSummary, OrganizationUpdate, RenameBody, RenameResult } from './schemas.js';
@@ -61,7 +62,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return app.db.transaction().execute(async (trx) => {
         const current = await getOrganization(trx, id);
         const changes: Updateable<OrganizationsTable> = {};
-        if (body.name !== undefined) changes.name = body.name.trim();
+        if (body.name !== undefined) changes.name = cleanName(body.name, '/body/name');
         if (body.currency !== undefined) {
           assertCurrency(body.currency, '/body/currency');
           changes.currency = body.currency;

@@ -1,0 +1,9 @@
+import { invalid } from '../http/errors.js';
+
+/** Names are trimmed; what is left must still be 1–200 characters (422 at the pointer otherwise). */
+export function cleanName(value: string, pointer: string): string {
+  const name = value.trim();
+  if (name.length === 0) throw invalid(pointer, 'must not be blank');
+  if (name.length > 200) throw invalid(pointer, 'must be at most 200 characters');
+  return name;
+}
