@@ -10,6 +10,7 @@ import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
 import { openapi } from './http/openapi.js';
 import { problems, sendProblem, toApiError } from './http/problems.js';
+import { rateLimits } from './http/rate-limits.js';
 import { tenancy } from './http/tenancy.js';
 
 declare module 'fastify' {
@@ -81,9 +82,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const area of areas) for (const schema of area.schemas ?? []) app.addSchema(schema);
   await app.register(health);
 
+  await app.register(rateLimits);
   await app.register(
     async (api) => {
+      api.addHook('onRequest', app.rateLimitHooks.perAddress);
       await api.register(tenancy);
+      api.addHook('onRequest', app.rateLimitHooks.perToken);
       await api.register(authenticate);
       for (const area of areas) await api.register(area.routes);
     },

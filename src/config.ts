@@ -8,11 +8,20 @@ export interface Config {
   bootstrap: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /**
+   * Where support mail goes (the one-time sign-in link of a resolved impersonation request): env
+   * SUPPORT_EMAIL. Unset: `support@<BASE_DOMAIN>` (see supportAddress).
+   */
+  supportEmail?: string;
   logLevel: string;
   /** Lifetime of a session access token, in seconds. */
   sessionTtlSeconds: number;
   /** Fastify request timeout, in milliseconds: a slow client cannot hold a request forever. */
   requestTimeoutMs: number;
+  /** Requests a minute allowed per client address and per bearer token. */
+  rateLimit: { perAddressPerMinute: number; perTokenPerMinute: number };
+  /** Where rate-limit counters live, shared by every instance; unset: in this process. */
+  redisUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -27,9 +36,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: env.BOOTSTRAP !== undefined ? env.BOOTSTRAP !== 'false' : env.NODE_ENV !== 'production',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? `timetrack <no-reply@${baseDomain}>`,
+    supportEmail: env.SUPPORT_EMAIL?.trim() || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     sessionTtlSeconds: 12 * 60 * 60,
     requestTimeoutMs: 30_000,
+    rateLimit: {
+      perAddressPerMinute: parseCount('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS ?? '6000'),
+      perTokenPerMinute: parseCount('RATE_LIMIT_PER_TOKEN', env.RATE_LIMIT_PER_TOKEN ?? '1200'),
+    },
+    redisUrl: env.REDIS_URL || undefined,
   };
 }
 
@@ -41,6 +56,12 @@ function parsePort(value: string): number {
   return port;
 }
 
+function parseCount(name: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number ≥ 1, got "${value}"`);
+  return count;
+}
+
 function stripTrailingSlash(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;
 }
@@ -50,4 +71,9 @@ export function workspaceUrl(config: Config, domain: string): string {
   const url = new URL(config.publicUrl);
   const path = url.pathname === '/' ? '' : stripTrailingSlash(url.pathname);
   return `${url.protocol}//${domain}.${url.host}${path}`;
+}
+
+/** The support address: SUPPORT_EMAIL, else `support@<BASE_DOMAIN>`. */
+export function supportAddress(config: Config): string {
+  return config.supportEmail ?? `support@${config.baseDomain}`;
 }

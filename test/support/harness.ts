@@ -64,7 +64,11 @@ const unique = (prefix: string) => `${prefix}${process.pid}x${++counter}x${Date.
  * Declares the suite once per store (SQLite, and PostgreSQL when TEST_DATABASE_URL is set), each on
  * a database of its own built by the same buildApp the server uses. Test names carry the store.
  */
-export function describeEachStore(title: string, define: (h: Harness) => void): void {
+export function describeEachStore(
+  title: string,
+  define: (h: Harness) => void,
+  overrides: Partial<Config> = {},
+): void {
   for (const store of testStores) {
     describe(`${title} [${store.name}]`, () => {
       const url = store.freshUrl();
@@ -77,6 +81,9 @@ export function describeEachStore(title: string, define: (h: Harness) => void): 
           baseDomain: BASE_DOMAIN,
           publicUrl: `http://${BASE_DOMAIN}:3000`,
           logLevel: 'info',
+          // Suites send many requests from one address and token; test/rate-limits.test.ts proves the limits.
+          rateLimit: { perAddressPerMinute: 1_000_000, perTokenPerMinute: 1_000_000 },
+          ...overrides,
         };
         const logStream = new Writable({
           write(chunk, _encoding, done) {
