@@ -52,7 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 2,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // During shutdown, a request that reached an open connection is still served (then the connection closes).
+    return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);

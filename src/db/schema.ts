@@ -1,3 +1,5 @@
+import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
+import type { GeofencesTable } from './tables/geofences.js';
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
 import type { OrganizationDomainsTable, OrganizationsTable } from './tables/organizations.js';
 import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
@@ -25,4 +27,8 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   reports: ReportsTable;
   outbox: OutboxTable;
+  subscriptions: SubscriptionsTable;
+  billing_transactions: BillingTransactionsTable;
+  receipts: ReceiptsTable;
+  geofences: GeofencesTable;
 }

@@ -15,7 +15,8 @@ export const Timestamp = (description?: string) =>
 export const IdMap = <T extends TSchema>(record: T, description: string) =>
   Type.Unsafe<Record<string, Static<T>>>({ type: 'object', additionalProperties: record, description });
 
-export const Id = Type.String({ description: 'Opaque record id', maxLength: 64 });
+/** A record id in a path: opaque and unbounded here, so a malformed or overlong id is 404, never 422. */
+export const Id = Type.String({ description: 'Opaque record id' });
 
 /** A name a person reads: trimmed by the service, 1–200 characters. */
 export const Name = Type.String({ minLength: 1, maxLength: 200 });

@@ -96,7 +96,6 @@ export function describeEachStore(
       });
       afterAll(async () => {
         await harness.app?.close();
-        await store.drop(url);
       });
       harness.call = (method, path, options = {}) => call(harness.app, method, path, options);
       harness.workspace = async (domain = unique('ws')) => {

@@ -5,37 +5,52 @@ export interface TestStore {
   name: 'sqlite' | 'postgres';
   /** A DATABASE_URL of a store no other test file uses. */
   freshUrl(): string;
-  /** Removes what freshUrl made (PostgreSQL schemas). */
+  /** Deprecated, does nothing: PostgreSQL test schemas are swept by the global setup (see below). */
   drop(url: string): Promise<void>;
 }
+
+const keep = async () => {};
 
 const sqlite: TestStore = {
   name: 'sqlite',
   freshUrl: () => 'sqlite::memory:',
-  drop: async () => {},
+  drop: keep,
 };
+
+/*
+ * Each PostgreSQL suite gets a schema `test_<epoch seconds>_<random>`. Schemas are not dropped when a
+ * suite ends: a DROP running while another suite introspects the catalog (Kysely's migrator does) can
+ * fail that suite. Instead the global setup sweeps schemas older than a day, which no run still uses.
+ */
+const SCHEMA = /^test_(\d+)_[0-9a-f]+$/;
+const SWEEP_AFTER_SECONDS = 24 * 60 * 60;
 
 function postgres(baseUrl: string): TestStore {
   return {
     name: 'postgres',
     freshUrl: () => {
       const url = new URL(baseUrl);
-      url.searchParams.set('schema', `test_${randomBytes(6).toString('hex')}`);
+      url.searchParams.set('schema', `test_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`);
       return url.toString();
     },
-    drop: async (url) => {
-      const parsed = new URL(url);
-      const schema = parsed.searchParams.get('schema');
-      parsed.searchParams.delete('schema');
-      const client = new pg.Client({ connectionString: parsed.toString() });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: keep,
   };
+}
+
+/** Drops the test schemas of runs long finished. */
+export async function sweepOldTestSchemas(baseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>("select nspname from pg_namespace where nspname like 'test\\_%'");
+    const cutoff = Date.now() / 1000 - SWEEP_AFTER_SECONDS;
+    for (const { nspname } of rows) {
+      const match = SCHEMA.exec(nspname);
+      if (match && Number(match[1]) < cutoff) await client.query(`drop schema if exists ${nspname} cascade`);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */

@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as trackingAndPeople from './0002_tracking_and_people.js';
+import * as billingAndGeofences from './0003_billing_and_geofences.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -15,6 +16,7 @@ interface MigrationModule {
 const migrations: Record<string, MigrationModule> = {
   '0001_foundation': foundation,
   '0002_tracking_and_people': trackingAndPeople,
+  '0003_billing_and_geofences': billingAndGeofences,
 };
 
 export class ListedMigrations implements MigrationProvider {
