@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { findUserIdByEmail, insertApiKey } from '../areas/access/repository.js';
+import { listMessages } from '../areas/mail/repository.js';
+import { createImpersonationRequest } from '../areas/requests/rules.js';
 import { createWorkspace } from '../areas/workspace/create-workspace.js';
 import { findWorkspaceByDomain } from '../areas/workspace/repository.js';
 import { loadConfig } from '../config.js';
@@ -69,6 +71,29 @@ export function buildCli(): Command {
         return { apiKey, userId: user.id };
       });
       print(result);
+    });
+
+  const outbox = program.command('outbox').description('Outgoing mail');
+  outbox
+    .command('list')
+    .description('Print the workspace\'s outgoing messages as JSON lines, oldest first')
+    .requiredOption('--domain <domain>', 'the workspace')
+    .action(async (options: { domain: string }) => {
+      const messages = await withApp(async (app) => listMessages(app.db, (await workspaceOf(app, options.domain)).id));
+      for (const message of messages) print(message);
+    });
+
+  const support = program.command('support').description('Support access');
+  support
+    .command('impersonate')
+    .description('Ask the workspace\'s administrators for a one-time support sign-in (a PENDING impersonation request)')
+    .requiredOption('--domain <domain>', 'the workspace')
+    .requiredOption('--reason <reason>', 'why support needs to sign in; shown in the sign-in mail')
+    .action(async (options: { domain: string; reason: string }) => {
+      const request = await withApp(async (app) =>
+        createImpersonationRequest(app.db, (await workspaceOf(app, options.domain)).id, options.reason),
+      );
+      print({ requestId: request.id });
     });
 
   program

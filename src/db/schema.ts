@@ -10,6 +10,7 @@ import type {
   ProjectsTable,
   RevenueRatesTable,
 } from './tables/tracking.js';
+import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
 
 /** The Kysely view of every table; each area's tables are typed in tables/. */
 export interface Database {
@@ -31,4 +32,7 @@ export interface Database {
   billing_transactions: BillingTransactionsTable;
   receipts: ReceiptsTable;
   geofences: GeofencesTable;
+  requests: RequestsTable;
+  timesheet_locks: TimesheetLocksTable;
+  one_time_tokens: OneTimeTokensTable;
 }

@@ -76,7 +76,7 @@ interface OperationSpec<P, Q, B, R> {
   /** The 200 answer. */
   response: R;
   /** Problem statuses beyond the ones every operation can answer, with what they mean here. */
-  errors?: Partial<Record<403 | 404 | 409 | 422 | 423, string>>;
+  errors?: Partial<Record<401 | 403 | 404 | 409 | 422 | 423, string>>;
   /** No bearer token needed. */
   public?: boolean;
 }

@@ -3,6 +3,7 @@ import type { Dialect } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as trackingAndPeople from './0002_tracking_and_people.js';
 import * as billingAndGeofences from './0003_billing_and_geofences.js';
+import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -17,6 +18,7 @@ const migrations: Record<string, MigrationModule> = {
   '0001_foundation': foundation,
   '0002_tracking_and_people': trackingAndPeople,
   '0003_billing_and_geofences': billingAndGeofences,
+  '0004_requests_and_timesheets': requestsAndTimesheets,
 };
 
 export class ListedMigrations implements MigrationProvider {

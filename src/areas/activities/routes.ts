@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../http/errors.js';
+import { can } from '../../http/permissions.js';
+import { Empty, operation } from '../../http/schemas.js';
+import { actorOf } from '../projects/rules.js';
+import { listActivities, toActivity, type ActivityFilter } from './repository.js';
+import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
+import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
+
+const TAG = 'Activities';
+
+export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/activities',
+    {
+      schema: operation({
+        operationId: 'listActivities',
+        tag: TAG,
+        summary: 'Visible activities, optionally of a period, a user or a project',
+        description:
+          'The period is half-open: `from` keeps activities that end after it (running timers always), `to` those ' +
+          'that start before it; an activity ending exactly at `from` or starting exactly at `to` is out. ' +
+          '`from` after `to` is 422. Without filters, every visible activity.',
+        querystring: ActivityQuery,
+        response: ActivityMap,
+      }),
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { query } = request;
+      const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
+      if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
+      if (query.to !== undefined) filter.to = queryInstantOf(query.to, '/query/to');
+      if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
+        throw new ApiError('validation', 'from must not be after to.', [
+          { pointer: '/query/from', message: 'must not be after to' },
+        ]);
+      }
+      const rows = await listActivities(
+        app.db,
+        filter,
+        can(actor.role, 'activities:read:all') ? { all: true } : { all: false, userId: actor.userId },
+      );
+      return Object.fromEntries(rows.map((row) => [row.id, toActivity(row)]));
+    },
+  );
+
+  app.post(
+    '/activities',
+    {
+      schema: operation({
+        operationId: 'createActivity',
+        tag: TAG,
+        summary: 'Record time, or start a timer with `pending: true`',
+        description:
+          'Always for the caller. Starting a timer closes the caller\'s running one at the new startedAt (or at its ' +
+          'own startedAt when later); a user never has two running timers.',
+        body: ActivityCreate,
+        response: Type.Ref(Activity),
+        errors: {
+          409: 'Two timers of the caller started at the very same moment twice in a row',
+          422: 'Also: endedAt missing without pending, endedAt before startedAt, or a projectId the caller may not book on',
+          423: 'A User\'s activity whose startedAt falls in a locked timesheet week (administrators are not held)',
+        },
+      }),
+    },
+    async (request) => createActivity(app.db, actorOf(request), request.body),
+  );
+
+  app.get(
+    '/activities/:activityId',
+    {
+      schema: operation({
+        operationId: 'getActivity',
+        tag: TAG,
+        summary: 'One activity, when the caller may see it',
+        params: ActivityParams,
+        response: Type.Ref(Activity),
+      }),
+    },
+    async (request) => toActivity(await visibleActivity(app.db, actorOf(request), request.params.activityId)),
+  );
+
+  app.put(
+    '/activities/:activityId',
+    {
+      schema: operation({
+        operationId: 'updateActivity',
+        tag: TAG,
+        summary: 'Change an activity; endedAt closes a timer, endedAt null reopens it',
+        description: 'The activity\'s user and administrators only.',
+        params: ActivityParams,
+        body: ActivityUpdate,
+        response: Type.Ref(Activity),
+        errors: {
+          403: 'A project admin who sees the activity but does not own it',
+          409: 'Reopening while another timer of the activity\'s user runs',
+          423: 'A User\'s change when the old or the new startedAt falls in a locked timesheet week',
+        },
+      }),
+    },
+    async (request) => updateActivity(app.db, actorOf(request), request.params.activityId, request.body),
+  );
+
+  app.delete(
+    '/activities/:activityId',
+    {
+      schema: operation({
+        operationId: 'deleteActivity',
+        tag: TAG,
+        summary: 'Delete an activity',
+        description: 'The activity\'s user and administrators only.',
+        params: ActivityParams,
+        response: Empty,
+        errors: {
+          403: 'A project admin who sees the activity but does not own it',
+          423: 'A User\'s activity whose startedAt falls in a locked timesheet week (administrators are not held)',
+        },
+      }),
+    },
+    async (request) => {
+      await deleteActivity(app.db, actorOf(request), request.params.activityId);
+      return {};
+    },
+  );
+};

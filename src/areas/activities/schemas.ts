@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { IdMap, Name, Nullable, Timestamp } from '../../http/schemas.js';
+import { PathId } from '../projects/schemas.js';
+
+export const Activity = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    billable: Type.Boolean(),
+    startedAt: Timestamp(),
+    endedAt: Nullable(Timestamp('null while the timer runs')),
+    projectId: Nullable(Type.String()),
+    userId: Type.String({ description: 'The owner: the user who created it' }),
+  },
+  { $id: 'Activity', title: 'Activity' },
+);
+export type Activity = Static<typeof Activity>;
+
+export const ActivityMap = IdMap(
+  Type.Ref(Activity),
+  'Activities visible to the caller by id, ordered by startedAt (then id): an administrator sees every activity ' +
+    'of the workspace, a User their own plus those on projects they are a project admin of.',
+);
+
+export const ActivityCreate = Type.Object(
+  {
+    name: Name,
+    startedAt: Timestamp('With an offset (422 without)'),
+    endedAt: Type.Optional(Nullable(Timestamp('Required unless pending is true; not before startedAt'))),
+    pending: Type.Optional(
+      Type.Boolean({
+        description:
+          'true without endedAt opens a timer (endedAt null). The caller\'s running timer, if any, is closed at the new ' +
+          'startedAt (or at its own startedAt when that is later).',
+      }),
+    ),
+    billable: Type.Optional(Type.Boolean({ description: 'Defaults to the project\'s billable, false without a project' })),
+    projectId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 64,
+          description: 'An unarchived project the caller is a member of (administrators: any unarchived project); 422 otherwise',
+        }),
+      ),
+    ),
+  },
+  { description: 'Always created for the caller: userId and other server-owned fields in the body are ignored.' },
+);
+export type ActivityCreate = Static<typeof ActivityCreate>;
+
+export const ActivityUpdate = Type.Object(
+  {
+    name: Type.Optional(Name),
+    startedAt: Type.Optional(Timestamp()),
+    endedAt: Type.Optional(
+      Nullable(Timestamp('A time closes a running timer; null reopens the activity as a timer (409 if another timer of its owner runs)')),
+    ),
+    billable: Type.Optional(Type.Boolean()),
+    projectId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 64,
+          description: 'null detaches the activity; a new project must be one its owner may book on (422 otherwise)',
+        }),
+      ),
+    ),
+  },
+  { description: 'Any subset of the fields. The owner and administrators only; userId cannot change.' },
+);
+export type ActivityUpdate = Static<typeof ActivityUpdate>;
+
+export const ActivityQuery = Type.Object({
+  from: Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description:
+        'Keeps activities that end after this instant; running timers always match. ISO 8601 with an offset ' +
+        '(URL-encode "+" as %2B; a "+" decoded to a space before the offset is read as "+").',
+    }),
+  ),
+  to: Type.Optional(Type.String({ maxLength: 40, description: 'Keeps activities that start before this instant (exclusive)' })),
+  userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s activities' })),
+  projectId: Type.Optional(Type.String({ maxLength: 64, description: 'Only activities of this project' })),
+});
+export type ActivityQuery = Static<typeof ActivityQuery>;
+
+export const ActivityParams = Type.Object({ activityId: PathId });

@@ -1,0 +1,158 @@
+import type { Db } from '../../db/database.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+
+/** The kinds of message the service sends (decisions §6); more join as their causes are built. */
+export type MessageKind = 'invitation' | 'timesheetReminder' | 'supportSignIn' | (string & {});
+
+export interface NewMessage {
+  /** The workspace the message belongs to; null for mail outside any workspace (e.g. the support address). */
+  organizationId: string | null;
+  to: string;
+  kind: MessageKind;
+  subject: string;
+  /** Plain text. */
+  body: string;
+}
+
+/** A message as `timetrack outbox list` prints it (decisions §1). */
+export interface OutboxMessage {
+  id: string;
+  to: string;
+  kind: string;
+  subject: string;
+  body: string;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/**
+ * Writes one outgoing message. Pass the transaction of the change that causes it, so the message
+ * exists exactly when its cause does; the delivery worker sends it after the commit.
+ */
+export async function enqueueMessage(db: Db, message: NewMessage): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('outbox')
+    .values({
+      id,
+      organization_id: message.organizationId,
+      to_address: message.to,
+      kind: message.kind,
+      // A subject is one header line: no line breaks, bounded.
+      subject: message.subject.replace(/\s+/g, ' ').trim().slice(0, 250),
+      body: message.body,
+      created_at: nowIso(),
+      sent_at: null,
+      attempts: 0,
+      last_error: null,
+      locked_until: null,
+    })
+    .execute();
+  return id;
+}
+
+/** A workspace's messages in creation order. */
+export async function listMessages(db: Db, organizationId: string): Promise<OutboxMessage[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['id', 'to_address', 'kind', 'subject', 'body', 'created_at', 'sent_at'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    kind: row.kind,
+    subject: row.subject,
+    body: row.body,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  }));
+}
+
+/** Unsent messages due for an attempt at `now`: not held by another sender or by a retry backoff. */
+export async function dueMessageIds(db: Db, now: string, maxAttempts: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select('id')
+    .where('sent_at', 'is', null)
+    .where('attempts', '<', maxAttempts)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Claims one message for a delivery attempt until `until`: a conditional update that only one
+ * sender can win, in either store, so a message is never handed to two senders at once.
+ * Answers the message when this caller won it.
+ */
+export async function claimMessage(db: Db, id: string, now: string, until: string) {
+  const result = await db
+    .updateTable('outbox')
+    .set({ locked_until: until })
+    .where('id', '=', id)
+    .where('sent_at', 'is', null)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'organization_id', 'to_address', 'kind', 'subject', 'body', 'attempts'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+export async function markSent(db: Db, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set((eb) => ({ sent_at: at, locked_until: null, last_error: null, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Records a failed attempt; the message is held until `retryAt` (the backoff), then tried again. */
+export async function markFailed(db: Db, id: string, error: string, retryAt: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set((eb) => ({ last_error: error, locked_until: retryAt, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export const KEPT_NOTE = 'SMTP_URL is not set: kept in the outbox';
+
+/**
+ * Without SMTP: messages not yet reported, each claimed once (by marking last_error) so every
+ * message is logged exactly once, whichever process sees it first. They stay unsent, and are
+ * delivered as usual once SMTP_URL is set.
+ */
+export async function takeUnreportedMessages(db: Db, limit: number) {
+  const candidates = await db
+    .selectFrom('outbox')
+    .select(['id', 'organization_id', 'to_address', 'kind'])
+    .where('sent_at', 'is', null)
+    .where('attempts', '=', 0)
+    .where('last_error', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const taken = [];
+  for (const message of candidates) {
+    const result = await db
+      .updateTable('outbox')
+      .set({ last_error: KEPT_NOTE })
+      .where('id', '=', message.id)
+      .where('last_error', 'is', null)
+      .where('sent_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) taken.push(message);
+  }
+  return taken;
+}

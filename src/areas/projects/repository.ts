@@ -1,0 +1,180 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
+import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
+import { nowIso } from '../../lib/time.js';
+import type { Project, ProjectMember } from './schemas.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type MemberRow = Selectable<ProjectMembersTable>;
+
+/**
+ * The key of the case-insensitive name uniqueness (the `projects_name_unique` constraint): trimmed,
+ * NFC-normalized, then full case folding approximated by upper- then lower-casing ("Straße" = "STRASSE").
+ */
+export const projectNameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
+
+/**
+ * A project of the workspace with the given user's unarchived membership of it, in one query
+ * (primary key of projects, then the project_members_one_per_user unique index).
+ */
+export async function findProjectWithMembership(db: Db, organizationId: string, projectId: string, userId: string) {
+  return db
+    .selectFrom('projects')
+    .leftJoin('project_members as m', (join) =>
+      join
+        .onRef('m.project_id', '=', 'projects.id')
+        .on('m.user_id', '=', userId)
+        .on('m.archived', '=', toDbBool(false)),
+    )
+    .selectAll('projects')
+    .select(['m.id as member_id', 'm.role as member_role'])
+    .where('projects.id', '=', projectId)
+    .where('projects.organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** Every project of the workspace, or (with memberUserId) those the user is an unarchived member of. */
+export async function listProjects(db: Db, organizationId: string, memberUserId?: string): Promise<ProjectRow[]> {
+  let query = db.selectFrom('projects').selectAll('projects').where('projects.organization_id', '=', organizationId);
+  if (memberUserId !== undefined) {
+    query = query
+      .innerJoin('project_members as m', 'm.project_id', 'projects.id')
+      .where('m.user_id', '=', memberUserId)
+      .where('m.archived', '=', toDbBool(false));
+  }
+  return query.orderBy('projects.created_at').orderBy('projects.id').execute();
+}
+
+export async function findProject(db: Db, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function insertProject(db: Db, row: Insertable<ProjectsTable>): Promise<void> {
+  await db.insertInto('projects').values(row).execute();
+}
+
+export async function updateProject(
+  db: Db,
+  organizationId: string,
+  projectId: string,
+  changes: Updateable<ProjectsTable>,
+): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ ...changes, updated_at: nowIso() })
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .execute();
+}
+
+/**
+ * Removes a project. The foreign keys do the rest in the same statement: its members and their
+ * revenue rates are deleted (on delete cascade), its activities stay with project_id null (on delete
+ * set null), so time is never lost with a project.
+ */
+export async function deleteProject(db: Db, organizationId: string, projectId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('projects')
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function listMembers(db: Db, organizationId: string, projectId: string): Promise<MemberRow[]> {
+  return db
+    .selectFrom('project_members')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findMember(
+  db: Db,
+  organizationId: string,
+  projectId: string,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('project_members')
+    .selectAll()
+    .where('id', '=', memberId)
+    .where('project_id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export async function insertMember(db: Db, row: Insertable<ProjectMembersTable>): Promise<void> {
+  await db.insertInto('project_members').values(row).execute();
+}
+
+export async function updateMember(
+  db: Db,
+  organizationId: string,
+  memberId: string,
+  changes: Updateable<ProjectMembersTable>,
+): Promise<void> {
+  await db
+    .updateTable('project_members')
+    .set({ ...changes, updated_at: nowIso() })
+    .where('id', '=', memberId)
+    .where('organization_id', '=', organizationId)
+    .execute();
+}
+
+/** Removes a member; their revenue rates go with them (on delete cascade). */
+export async function deleteMember(db: Db, organizationId: string, projectId: string, memberId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('project_members')
+    .where('id', '=', memberId)
+    .where('project_id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A user of the workspace, to check a new member against (exists here, not archived). */
+export async function findWorkspaceUser(db: Db, organizationId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'role', 'archived'])
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+export function toProject(row: ProjectRow): Project {
+  const project: Project = {
+    id: row.id,
+    name: row.name,
+    archived: fromDbBool(row.archived),
+    billable: fromDbBool(row.billable),
+    avatar: row.avatar,
+  };
+  if (row.notes !== null) project.notes = row.notes;
+  return project;
+}
+
+export function toMember(row: MemberRow): ProjectMember {
+  const member: ProjectMember = {
+    id: row.id,
+    projectId: row.project_id,
+    userId: row.user_id,
+    role: row.role as ProjectMember['role'],
+    archived: fromDbBool(row.archived),
+    tags: fromJson<string[]>(row.tags),
+  };
+  if (row.assigned_by !== null) member.assignedBy = row.assigned_by;
+  if (row.notes !== null) member.notes = row.notes;
+  if (row.title !== null) member.title = row.title;
+  return member;
+}

@@ -1,0 +1,151 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { RequestsTable } from '../../db/tables/workflows.js';
+import { fromJson, toJson } from '../../db/values.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { hashToken } from '../../lib/tokens.js';
+import type { RequestStatus, RequestType, WorkflowRequest, WorkflowRequestDetail } from './schemas.js';
+
+export type RequestRow = Selectable<RequestsTable>;
+
+/** What a request is about; which fields are set depends on its type. */
+export interface RequestPayload {
+  projectId?: string;
+  memberId?: string;
+  role?: 'Administrator' | 'User';
+  userIds?: string[];
+  year?: number;
+  week?: number;
+  projectIds?: string[];
+  /** impersonation: why support asks (given to the CLI); carried into the support mail, not returned. */
+  reason?: string;
+}
+
+export async function insertRequest(
+  db: Db,
+  request: { organizationId: string; type: RequestType; createdBy: string | null; payload: RequestPayload },
+): Promise<RequestRow> {
+  const row: RequestRow = {
+    id: newId(),
+    organization_id: request.organizationId,
+    type: request.type,
+    status: 'PENDING',
+    created_by: request.createdBy,
+    created_at: nowIso(),
+    resolved_at: null,
+    resolved_by: null,
+    payload: toJson(request.payload),
+  };
+  await db.insertInto('requests').values(row).execute();
+  return row;
+}
+
+export async function findRequest(db: Db, organizationId: string, requestId: string): Promise<RequestRow | undefined> {
+  return db
+    .selectFrom('requests')
+    .selectAll()
+    .where('id', '=', requestId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** The workspace's requests (or, with createdBy, one user's) in creation order. */
+export async function listRequests(db: Db, organizationId: string, createdBy?: string): Promise<RequestRow[]> {
+  let query = db.selectFrom('requests').selectAll().where('organization_id', '=', organizationId);
+  if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/**
+ * Closes a pending request: one conditional UPDATE that only a PENDING row matches. In PostgreSQL a
+ * concurrent resolution waits on the row lock this takes and then matches nothing; SQLite runs one
+ * transaction at a time. So of two concurrent resolutions exactly one gets true.
+ */
+export async function closePendingRequest(
+  db: Db,
+  requestId: string,
+  resolution: { status: Exclude<RequestStatus, 'PENDING'>; resolvedBy: string; resolvedAt: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('requests')
+    .set({ status: resolution.status, resolved_by: resolution.resolvedBy, resolved_at: resolution.resolvedAt })
+    .where('id', '=', requestId)
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updatePayload(db: Db, requestId: string, payload: RequestPayload): Promise<void> {
+  await db.updateTable('requests').set({ payload: toJson(payload) }).where('id', '=', requestId).execute();
+}
+
+export const payloadOf = (row: RequestRow): RequestPayload => fromJson<RequestPayload>(row.payload) ?? {};
+
+export function toRequestRecord(row: RequestRow): WorkflowRequest {
+  const record: WorkflowRequest = {
+    id: row.id,
+    status: row.status as RequestStatus,
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+    resolvedBy: row.resolved_by,
+  };
+  if (row.created_by !== null) record.createdBy = row.created_by;
+  return record;
+}
+
+const PAYLOAD_FIELDS = ['projectId', 'memberId', 'role', 'userIds', 'year', 'week', 'projectIds'] as const;
+
+export function toRequestDetail(row: RequestRow): WorkflowRequestDetail {
+  const payload = payloadOf(row);
+  const detail: WorkflowRequestDetail = { ...toRequestRecord(row), type: row.type as RequestType };
+  for (const field of PAYLOAD_FIELDS) {
+    if (payload[field] !== undefined) Object.assign(detail, { [field]: payload[field] });
+  }
+  return detail;
+}
+
+/* One-time support sign-in tokens. */
+
+export async function insertOneTimeToken(
+  db: Db,
+  token: { organizationId: string; userId: string; token: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      id: newId(),
+      organization_id: token.organizationId,
+      user_id: token.userId,
+      token_hash: hashToken(token.token),
+      expires_at: token.expiresAt,
+      used_at: null,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+/**
+ * Uses a one-time token of this workspace: one conditional UPDATE (unused, unexpired, this
+ * workspace) that only one redemption can win, in either store. Answers the user it acts as, with
+ * their account, email and archived flag, when this caller won it.
+ */
+export async function redeemOneTimeToken(db: Db, organizationId: string, token: string, now: string) {
+  const tokenHash = hashToken(token);
+  const result = await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('organization_id', '=', organizationId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  return db
+    .selectFrom('one_time_tokens')
+    .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id as user_id', 'users.account_id', 'users.archived', 'accounts.email'])
+    .where('one_time_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}

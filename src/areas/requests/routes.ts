@@ -1,0 +1,266 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { fromDbBool } from '../../db/values.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { can } from '../../http/permissions.js';
+import { operation } from '../../http/schemas.js';
+import { nowIso } from '../../lib/time.js';
+import { findMember, findWorkspaceUser } from '../projects/repository.js';
+import { actorOf, readableProject } from '../projects/rules.js';
+import { weekOfPath } from '../timesheets/weeks.js';
+import { findRequest, insertRequest, listRequests, toRequestDetail, toRequestRecord, type RequestPayload } from './repository.js';
+import { resolveRequest } from './rules.js';
+import {
+  AssignmentBody,
+  AssignResolveBody,
+  MemberParams,
+  ProjectParams,
+  RequestParams,
+  ResolveBody,
+  RoleChangeBody,
+  RoleChangeRequestCreated,
+  WeekParams,
+  WorkflowRequest,
+  WorkflowRequestDetail,
+  WorkflowRequestMap,
+  type RequestType,
+} from './schemas.js';
+
+const TAG = 'Requests';
+
+const CREATED =
+  'Any user. The request starts PENDING; administrators resolve it with the matching PUT route.';
+const RESOLVE =
+  'Administrators only (403). Only a PENDING request can be resolved (409 otherwise; of two concurrent resolutions ' +
+  'exactly one wins). `status` is RESOLVED or REJECTED (422 otherwise). A request of another kind is 404 here. ' +
+  'RESOLVED applies the effect and the status change in one transaction: if the effect cannot be applied nothing ' +
+  'changes and the request stays PENDING. REJECTED changes nothing else. resolvedAt and resolvedBy are set.';
+const RESOLVE_ERRORS = { 403: 'Not an administrator', 404: 'No request of this kind with this id', 409: 'The request is not PENDING' };
+
+export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const create = async (request: FastifyRequest, type: RequestType, payload: RequestPayload) =>
+    insertRequest(app.db, { organizationId: request.workspace.id, type, createdBy: request.caller.userId, payload });
+
+  /** One resolve route per kind: same body rules, the kind's own effect. */
+  const resolveRoute = (
+    path: string,
+    type: RequestType,
+    spec: { operationId: string; summary: string; effect: string; body?: TSchema; errors?: Partial<Record<409 | 422, string>> },
+  ) =>
+    app.put(
+      path,
+      {
+        config: { permission: 'requests:resolve' },
+        schema: operation({
+          operationId: spec.operationId,
+          tag: TAG,
+          summary: spec.summary,
+          description: `${RESOLVE}\n\nRESOLVED: ${spec.effect}`,
+          params: RequestParams,
+          body: (spec.body ?? ResolveBody) as typeof AssignResolveBody,
+          response: Type.Ref(WorkflowRequest),
+          errors: { ...RESOLVE_ERRORS, ...spec.errors },
+        }),
+      },
+      async (request) => {
+        const row = await resolveRequest(app.db, type, request.params.requestId, request.body.status, {
+          config: app.config,
+          workspace: request.workspace,
+          resolver: actorOf(request),
+          body: { ...(request.body.projectIds !== undefined ? { projectIds: request.body.projectIds } : {}) },
+          now: nowIso(),
+        });
+        return toRequestRecord(row);
+      },
+    );
+
+  app.get(
+    '/requests',
+    {
+      schema: operation({
+        operationId: 'listRequests',
+        tag: TAG,
+        summary: 'Workflow requests: an administrator\'s view of all, a User\'s own',
+        description:
+          'Beyond the reference. Each record carries its `type` (roleChange, assignment, projectAssignment, ' +
+          'impersonation, timesheetUnlock, timesheetApproval) and its payload fields (projectId, memberId, role, ' +
+          'userIds, year, week, projectIds). In creation order.',
+        response: WorkflowRequestMap,
+      }),
+    },
+    async (request) => {
+      const all = can(request.caller.role, 'requests:read:all');
+      const rows = await listRequests(app.db, request.workspace.id, all ? undefined : request.caller.userId);
+      return Object.fromEntries(rows.map((row) => [row.id, toRequestDetail(row)]));
+    },
+  );
+
+  app.get(
+    '/requests/:requestId',
+    {
+      schema: operation({
+        operationId: 'getRequest',
+        tag: TAG,
+        summary: 'One workflow request, with its type and payload',
+        description: 'Beyond the reference. Administrators: any request of the workspace; a User: their own (others are 404).',
+        params: RequestParams,
+        response: Type.Ref(WorkflowRequestDetail),
+      }),
+    },
+    async (request) => {
+      const row = await findRequest(app.db, request.workspace.id, request.params.requestId);
+      if (!row || (!can(request.caller.role, 'requests:read:all') && row.created_by !== request.caller.userId)) {
+        throw notFound('request');
+      }
+      return toRequestDetail(row);
+    },
+  );
+
+  app.post(
+    '/requests/projects/:projectId/members/:memberId/role',
+    {
+      schema: operation({
+        operationId: 'createRoleChangeRequest',
+        tag: TAG,
+        summary: 'Ask for a project member\'s role to change',
+        description:
+          `${CREATED} The project must be one the caller can see (administrators: any; a User: one they are an ` +
+          'unarchived member of) and the member one of its members: 404 otherwise. The answer also holds projectId and role.',
+        params: MemberParams,
+        body: RoleChangeBody,
+        response: RoleChangeRequestCreated,
+      }),
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { project } = await readableProject(app.db, actor, request.params.projectId);
+      const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
+      if (!member) throw notFound('project member');
+      const { role } = request.body;
+      const row = await create(request, 'roleChange', { projectId: project.id, memberId: member.id, role });
+      return { ...toRequestRecord(row), projectId: project.id, role };
+    },
+  );
+
+  resolveRoute('/requests/:requestId/projects/members/role', 'roleChange', {
+    operationId: 'resolveRoleChangeRequest',
+    summary: 'Resolve a role-change request',
+    effect: 'the member takes the requested role. 409 when the member no longer exists.',
+  });
+
+  app.post(
+    '/requests/projects/:projectId/members',
+    {
+      schema: operation({
+        operationId: 'createAssignmentRequest',
+        tag: TAG,
+        summary: 'Ask for users to be assigned to a project',
+        description:
+          `${CREATED} The project must be one the caller can see (404 otherwise). userIds: a non-empty list of ` +
+          'unarchived users of this workspace (422 at /body/userIds/{index} otherwise); repeats count once.',
+        params: ProjectParams,
+        body: AssignmentBody,
+        response: Type.Ref(WorkflowRequest),
+      }),
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { project } = await readableProject(app.db, actor, request.params.projectId);
+      const { userIds } = request.body;
+      for (const [index, userId] of userIds.entries()) {
+        const user = await findWorkspaceUser(app.db, actor.organizationId, userId);
+        if (!user || fromDbBool(user.archived)) {
+          throw invalid(`/body/userIds/${index}`, 'must name an unarchived user of this workspace');
+        }
+      }
+      const row = await create(request, 'assignment', { projectId: project.id, userIds: [...new Set(userIds)] });
+      return toRequestRecord(row);
+    },
+  );
+
+  resolveRoute('/requests/:requestId/projects/members', 'assignment', {
+    operationId: 'resolveAssignmentRequest',
+    summary: 'Resolve a request to assign users to a project',
+    effect:
+      'each named user becomes a member of the project (role User, assignedBy the resolver). Existing memberships ' +
+      'stay as they are; users archived or deleted since the request was made are skipped. 409 when the project no ' +
+      'longer exists.',
+  });
+
+  app.post(
+    '/requests/projects/request-assignment',
+    {
+      schema: operation({
+        operationId: 'createProjectAssignmentRequest',
+        tag: TAG,
+        summary: 'Ask administrators to be assigned to projects',
+        description: `${CREATED} No body: the administrator picks the projects when resolving.`,
+        response: Type.Ref(WorkflowRequest),
+      }),
+    },
+    async (request) => toRequestRecord(await create(request, 'projectAssignment', {})),
+  );
+
+  resolveRoute('/requests/:requestId/projects/assign', 'projectAssignment', {
+    operationId: 'resolveProjectAssignmentRequest',
+    summary: 'Resolve a project-assignment request',
+    effect:
+      'projectIds is required and non-empty, each a project of this workspace (422 otherwise; ignored for ' +
+      'REJECTED). The requester becomes a member (role User, assignedBy the resolver) of each; existing memberships ' +
+      'stay; a requester archived since gets none. The projects are recorded as the request\'s projectIds.',
+    body: AssignResolveBody,
+    errors: { 422: 'Also: projectIds missing, empty or naming no project of this workspace, for RESOLVED' },
+  });
+
+  resolveRoute('/requests/:requestId', 'impersonation', {
+    operationId: 'resolveImpersonationRequest',
+    summary: 'Resolve a support impersonation request',
+    effect:
+      'a single-use sign-in link, valid one hour, is written to the outbox as a `supportSignIn` message to the ' +
+      'support address (SUPPORT_EMAIL, default support@<BASE_DOMAIN>). Its link is built from PUBLIC_URL and the ' +
+      'workspace domain, never from the request. Redeeming its token at POST /auth/one-time yields a one-hour session ' +
+      'acting as the resolving administrator. Impersonation requests are made with `timetrack support impersonate`.',
+  });
+
+  for (const [kind, type, label] of [
+    ['unlock', 'timesheetUnlock', 'Unlock'],
+    ['approvals', 'timesheetApproval', 'Approval'],
+  ] as const) {
+    app.post(
+      `/requests/timesheets/:year/:week/${kind}`,
+      {
+        schema: operation({
+          operationId: `createTimesheet${label}Request`,
+          tag: TAG,
+          summary:
+            kind === 'unlock'
+              ? 'Ask for a locked timesheet week to be opened for a while'
+              : 'Ask for a timesheet week to be approved',
+          description:
+            `${CREATED} year is the ISO week-numbering year (four digits) and week the ISO week number in the ` +
+            'organization time zone: together a real ISO week (week 53 only in years that have one), else 422 at ' +
+            '/path/year or /path/week.',
+          params: WeekParams,
+          response: Type.Ref(WorkflowRequest),
+          errors: { 422: 'year/week is not a real ISO week' },
+        }),
+      },
+      async (request) => toRequestRecord(await create(request, type, weekOfPath(request.params))),
+    );
+  }
+
+  resolveRoute('/requests/:requestId/timesheets/unlock', 'timesheetUnlock', {
+    operationId: 'resolveTimesheetUnlockRequest',
+    summary: 'Resolve a timesheet-unlock request',
+    effect:
+      'the requester\'s lock record of that week (created if there is none) gets unlockedTo = now + ' +
+      'lockingTimesheets.unlockDuration hours: the week is open for them until then, and locked again after.',
+  });
+
+  resolveRoute('/requests/:requestId/timesheets/approvals', 'timesheetApproval', {
+    operationId: 'resolveTimesheetApprovalRequest',
+    summary: 'Resolve a timesheet-approval request',
+    effect: 'nothing else changes: the request records the decision.',
+  });
+};

@@ -1,0 +1,152 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { TimesheetLocksTable } from '../../db/tables/workflows.js';
+import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import type { IsoWeek } from './weeks.js';
+import type { TimesheetLock } from './schemas.js';
+
+export type LockRow = Selectable<TimesheetLocksTable>;
+
+/** What the lock rule needs from the organization. */
+export interface LockSettings {
+  enabled: boolean;
+  /** lockingTimesheets.timeZone, else the organization's timeZone, else UTC. */
+  timeZone: string;
+  unlockDuration: number;
+  /** The last week the automatic lock recorded, if any. */
+  locked: IsoWeek | null;
+}
+
+export async function findLockSettings(db: Db, organizationId: string): Promise<LockSettings> {
+  const row = await db
+    .selectFrom('organizations')
+    .select(['locking_enabled', 'locking_time_zone', 'time_zone', 'unlock_duration', 'lock_year', 'lock_week'])
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return {
+    enabled: fromDbBool(row.locking_enabled),
+    timeZone: row.locking_time_zone || row.time_zone || 'UTC',
+    unlockDuration: row.unlock_duration,
+    locked: row.lock_year !== null && row.lock_week !== null ? { year: row.lock_year, week: row.lock_week } : null,
+  };
+}
+
+export async function recordAutoLock(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({ lock_year: week.year, lock_week: week.week, updated_at: nowIso() })
+    .where('id', '=', organizationId)
+    .execute();
+}
+
+/**
+ * Creates or replaces the lock of one user and ISO week, in one statement that holds under
+ * concurrency in both stores (ON CONFLICT on timesheet_locks_one_per_week): an existing record keeps
+ * its id and created_at and takes the new unlocked_to and updated_at.
+ */
+export async function upsertLock(
+  db: Db,
+  lock: { organizationId: string; userId: string; week: IsoWeek; unlockedTo: string | null },
+): Promise<LockRow> {
+  const now = nowIso();
+  await db
+    .insertInto('timesheet_locks')
+    .values({
+      id: newId(),
+      organization_id: lock.organizationId,
+      user_id: lock.userId,
+      year: lock.week.year,
+      week: lock.week.week,
+      unlocked_to: lock.unlockedTo,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'year', 'week']).doUpdateSet((eb) => ({
+        unlocked_to: eb.ref('excluded.unlocked_to'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+  return (await findLockOfWeek(db, lock.userId, lock.week))!;
+}
+
+/** The lock record of one user and week (the timesheet_locks_one_per_week index). */
+export async function findLockOfWeek(db: Db, userId: string, week: IsoWeek): Promise<LockRow | undefined> {
+  return db
+    .selectFrom('timesheet_locks')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('year', '=', week.year)
+    .where('week', '=', week.week)
+    .executeTakeFirst();
+}
+
+export async function deleteLock(db: Db, organizationId: string, lockId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('timesheet_locks')
+    .where('id', '=', lockId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function listLocks(
+  db: Db,
+  filter: { organizationId: string; userId?: string; year?: number },
+): Promise<LockRow[]> {
+  let query = db.selectFrom('timesheet_locks').selectAll().where('organization_id', '=', filter.organizationId);
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.year !== undefined) query = query.where('year', '=', filter.year);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** A user of the workspace (archived or not): locks may be set for any of them. */
+export async function userExists(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The workspace's unarchived users with their email and preferences document, in creation order:
+ * the recipients of a timesheet reminder (the caller filters on the preference).
+ */
+export async function activeUsersWithPreferences(db: Db, organizationId: string) {
+  const rows = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .leftJoin('user_preferences', 'user_preferences.user_id', 'users.id')
+    .select(['users.id', 'users.name', 'users.archived', 'accounts.email', 'user_preferences.document'])
+    .where('users.organization_id', '=', organizationId)
+    .where('users.archived', '=', toDbBool(false))
+    .orderBy('users.created_at')
+    .orderBy('users.id')
+    .execute();
+  return rows
+    .filter((row) => !fromDbBool(row.archived))
+    .map((row) => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      preferences: fromJson<Record<string, unknown>>(row.document ?? null) ?? {},
+    }));
+}
+
+export function toLock(row: LockRow): TimesheetLock {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    year: row.year,
+    week: row.week,
+    unlockedTo: row.unlocked_to,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

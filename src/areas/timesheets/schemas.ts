@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, IdMap, Nullable, Timestamp } from '../../http/schemas.js';
+
+export const TimesheetLock = Type.Object(
+  {
+    id: Type.String(),
+    userId: Type.String(),
+    year: Type.Integer({ description: 'ISO week-numbering year' }),
+    week: Type.Integer({ description: 'ISO week number, 1–53' }),
+    unlockedTo: Nullable(Timestamp('While in the future, the week is open despite the lock')),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'TimesheetLock', title: 'TimesheetLock' },
+);
+export type TimesheetLock = Static<typeof TimesheetLock>;
+
+export const TimesheetLockMap = IdMap(Type.Ref(TimesheetLock), 'Timesheet locks by id, in creation order');
+
+export const LockCreate = Type.Object({
+  userId: Id,
+  year: Type.Integer({ minimum: 1, maximum: 9999, description: 'ISO week-numbering year' }),
+  week: Type.Integer({ minimum: 1, maximum: 53, description: 'ISO week number; 53 only in years that have one' }),
+  unlockedTo: Type.Optional(
+    Nullable(Timestamp('End of a temporary unlock window, with an offset; null or absent: locked outright')),
+  ),
+});
+export type LockCreate = Static<typeof LockCreate>;
+
+export const LockParams = Type.Object({ lockId: Type.String({ description: 'Opaque record id' }) });
+
+export const LocksQuery = Type.Object({
+  userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s locks' })),
+  year: Type.Optional(Type.String({ maxLength: 4, description: 'Only locks of this ISO week-numbering year (four digits)' })),
+});
+
+export const ReasonBody = Type.Object({
+  reason: Type.String({ maxLength: 1000, description: 'Why the flow runs (kept in the server log)' }),
+});
+
+/** OpenAPI 3.0 has no null type: a nullable object that is always null. */
+export const NullAnswer = Type.Unsafe<null>({
+  type: 'object',
+  nullable: true,
+  description: 'Always JSON null',
+});

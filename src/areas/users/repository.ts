@@ -1,0 +1,131 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { UsersTable } from '../../db/tables/identity.js';
+import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
+import type { Role } from '../../http/permissions.js';
+import { nowIso } from '../../lib/time.js';
+import type { User } from './schemas.js';
+
+/** A user row with its account email: what the routes and rules work with. */
+export interface UserRow {
+  id: string;
+  email: string;
+  role: string;
+  archived: boolean | number;
+  name: string | null;
+  avatar: string | null;
+  phone: string | null;
+  title: string | null;
+}
+
+const userColumns = [
+  'users.id',
+  'accounts.email',
+  'users.role',
+  'users.archived',
+  'users.name',
+  'users.avatar',
+  'users.phone',
+  'users.title',
+] as const;
+
+function selectUsers(db: Db, organizationId: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(userColumns)
+    .where('users.organization_id', '=', organizationId);
+}
+
+export async function listUsers(db: Db, organizationId: string): Promise<User[]> {
+  const rows = await selectUsers(db, organizationId).orderBy('users.created_at').orderBy('users.id').execute();
+  return rows.map(toUser);
+}
+
+export async function findUser(db: Db, organizationId: string, userId: string): Promise<UserRow | undefined> {
+  return selectUsers(db, organizationId).where('users.id', '=', userId).executeTakeFirst();
+}
+
+export async function findUserByAccount(db: Db, organizationId: string, accountId: string): Promise<UserRow | undefined> {
+  return selectUsers(db, organizationId).where('users.account_id', '=', accountId).executeTakeFirst();
+}
+
+export const isActiveAdmin = (user: { role: string; archived: boolean | number }): boolean =>
+  user.role === 'Administrator' && !fromDbBool(user.archived);
+
+/** Unarchived administrators of the workspace other than one user. */
+export async function countOtherActiveAdmins(db: Db, organizationId: string, exceptUserId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'Administrator')
+    .where('archived', '=', toDbBool(false))
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+export interface UserChanges {
+  name?: string;
+  avatar?: string | null;
+  phone?: string | null;
+  title?: string | null;
+  role?: Role;
+  archived?: boolean;
+}
+
+export async function updateUser(db: Db, userId: string, changes: UserChanges): Promise<void> {
+  const set: Updateable<UsersTable> = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.avatar !== undefined) set.avatar = changes.avatar;
+  if (changes.phone !== undefined) set.phone = changes.phone;
+  if (changes.title !== undefined) set.title = changes.title;
+  if (changes.role !== undefined) set.role = changes.role;
+  if (changes.archived !== undefined) set.archived = toDbBool(changes.archived);
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('users').set(set).where('id', '=', userId).execute();
+}
+
+/**
+ * Removes a user; foreign keys cascade to everything that is theirs in the workspace (activities,
+ * memberships, rates, reports, preferences, API keys, sessions acting as them, and the tables of
+ * later areas that reference users with ON DELETE CASCADE). The account stays.
+ */
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+export function toUser(row: UserRow): User {
+  const user: User = {
+    id: row.id,
+    email: row.email,
+    role: row.role as Role,
+    archived: fromDbBool(row.archived),
+    avatar: row.avatar,
+    phone: row.phone,
+    title: row.title,
+  };
+  if (row.name !== null) user.name = row.name;
+  return user;
+}
+
+/* Preferences: one JSON document per user, absent until first written. */
+
+export async function readPreferencesDocument(db: Db, userId: string): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('user_preferences').select('document').where('user_id', '=', userId).executeTakeFirst();
+  return fromJson<Record<string, unknown>>(row?.document ?? null) ?? {};
+}
+
+/** Writes the whole document; call under lockRowForWrite on the user row, so merges never lose an update. */
+export async function writePreferencesDocument(db: Db, userId: string, document: Record<string, unknown>): Promise<void> {
+  const now = nowIso();
+  const updated = await db
+    .updateTable('user_preferences')
+    .set({ document: toJson(document), updated_at: now })
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    await db.insertInto('user_preferences').values({ user_id: userId, document: toJson(document), updated_at: now }).execute();
+  }
+}

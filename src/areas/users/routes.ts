@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { lockRowForWrite } from '../../db/locks.js';
+import { fromDbBool } from '../../db/values.js';
+import { notFound } from '../../http/errors.js';
+import { Empty, operation } from '../../http/schemas.js';
+import { inviteUser } from './invite.js';
+import { deleteUser, findUser, listUsers, toUser, updateUser } from './repository.js';
+import { assertKeepsAnActiveAdmin, assertMayUpdate, userChanges } from './rules.js';
+import { User, UserInvite, UserMap, UserParams, UserUpdate } from './schemas.js';
+
+const TAG = 'Users';
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users',
+    {
+      config: { permission: 'users:read' },
+      schema: operation({
+        operationId: 'listUsers',
+        tag: TAG,
+        summary: 'The workspace directory: every user, by id',
+        description: 'Everyone may read it. Archived users are included (archived: true).',
+        response: UserMap,
+      }),
+    },
+    async (request) => {
+      const users = await listUsers(app.db, request.workspace.id);
+      return Object.fromEntries(users.map((user) => [user.id, user]));
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      config: { permission: 'users:invite' },
+      schema: operation({
+        operationId: 'inviteUser',
+        tag: TAG,
+        summary: 'Invite a user by email',
+        description:
+          'Administrators only. A new email gets an account (if it has none yet) and a user with role User unless ' +
+          'given. An email already in the workspace (any case) answers that same user as it is (200): name, role, ' +
+          'title and archived are not changed by a re-invitation (use PUT /users/{userId}); it is never duplicated, ' +
+          'also when invited concurrently. Every invitation, first or repeated, writes an `invitation` message to ' +
+          'the outbox in the same transaction; its link is the workspace address built from PUBLIC_URL.',
+        body: UserInvite,
+        response: Type.Ref(User),
+        errors: { 403: 'Not an administrator', 422: 'Not an email address, blank name, unknown role' },
+      }),
+    },
+    async (request) => inviteUser(app, request.workspace, request.caller, request.body),
+  );
+
+  app.get(
+    '/users/:userId',
+    {
+      config: { permission: 'users:read' },
+      schema: operation({
+        operationId: 'getUser',
+        tag: TAG,
+        summary: 'One user of the workspace',
+        params: UserParams,
+        response: Type.Ref(User),
+      }),
+    },
+    async (request) => {
+      const user = await findUser(app.db, request.workspace.id, request.params.userId);
+      if (!user) throw notFound('user');
+      return toUser(user);
+    },
+  );
+
+  app.put(
+    '/users/:userId',
+    {
+      schema: operation({
+        operationId: 'updateUser',
+        tag: TAG,
+        summary: 'Change a user\'s profile, role or archived flag',
+        description:
+          'Administrators change anyone\'s role, archived, name, avatar, phone and title. A User changes only their ' +
+          'own name, avatar, phone and title: another user, or role/archived in the body at all (even unchanged), is ' +
+          '403. The last unarchived administrator can be neither demoted nor archived (409). Archiving takes effect ' +
+          'at once: the user\'s API keys and sessions answer 401 from then on.',
+        params: UserParams,
+        body: UserUpdate,
+        response: Type.Ref(User),
+        errors: {
+          403: 'A User changing someone else, or role or archived',
+          409: 'Would demote or archive the last active administrator',
+        },
+      }),
+    },
+    async (request) => {
+      const { id: organizationId } = request.workspace;
+      const { userId } = request.params;
+      const existing = await findUser(app.db, organizationId, userId);
+      if (!existing) throw notFound('user');
+      assertMayUpdate(request.caller, userId, request.body);
+      const changes = userChanges(request.body);
+      return app.db.transaction().execute(async (trx) => {
+        if (changes.role !== undefined || changes.archived !== undefined) {
+          await lockRowForWrite(trx, 'organizations', organizationId);
+        }
+        const target = await findUser(trx, organizationId, userId);
+        if (!target) throw notFound('user');
+        await assertKeepsAnActiveAdmin(trx, organizationId, target, {
+          role: changes.role ?? target.role,
+          archived: changes.archived ?? fromDbBool(target.archived),
+        });
+        await updateUser(trx, userId, changes);
+        return toUser((await findUser(trx, organizationId, userId))!);
+      });
+    },
+  );
+
+  app.delete(
+    '/users/:userId',
+    {
+      config: { permission: 'users:delete' },
+      schema: operation({
+        operationId: 'deleteUser',
+        tag: TAG,
+        summary: 'Remove a user and their data from the workspace, permanently',
+        description:
+          'Administrators only. In one transaction removes the user with their activities, project memberships ' +
+          '(and the revenue rates of those), cost rates, reports, preferences, API keys, timesheet locks and ' +
+          'requests. The account (the person) stays, with its users in other workspaces. The last unarchived ' +
+          'administrator cannot be deleted (409).',
+        params: UserParams,
+        response: Empty,
+        errors: { 403: 'Not an administrator', 409: 'The last active administrator' },
+      }),
+    },
+    async (request) => {
+      const { id: organizationId } = request.workspace;
+      const { userId } = request.params;
+      await app.db.transaction().execute(async (trx) => {
+        await lockRowForWrite(trx, 'organizations', organizationId);
+        const target = await findUser(trx, organizationId, userId);
+        if (!target) throw notFound('user');
+        await assertKeepsAnActiveAdmin(trx, organizationId, target, 'deleted');
+        await deleteUser(trx, userId);
+      });
+      return {};
+    },
+  );
+};
