@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
 import { loadConfig } from '../src/config.js';
@@ -37,9 +37,6 @@ for (const store of eachStore) {
       } finally {
         await app.close();
       }
-    });
-    afterAll(async () => {
-      if (store.name === 'postgres') await store.drop(url);
     });
 
     it('prints the workspace\'s messages as JSON lines in creation order, with exactly the documented fields', { timeout: 120_000 }, async () => {

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { listMessages } from '../src/areas/mail/repository.js';
 import { createImpersonationRequest } from '../src/areas/requests/rules.js';
@@ -205,9 +205,6 @@ for (const store of eachStore) {
     const url = sharedDatabaseUrl(store);
     const env = { DATABASE_URL: url, BASE_DOMAIN: 'localhost', PUBLIC_URL: 'http://localhost:3000' };
     const cli = (...args: string[]) => runCli(args, env);
-    afterAll(async () => {
-      if (store.name === 'postgres') await store.drop(url);
-    });
 
     it('prints {"requestId"} of a PENDING impersonation request that an administrator resolves into a supportSignIn message', async () => {
       const created = JSON.parse((await cli('workspace', 'create', '--domain', 'helpme', '--name', 'H', '--admin-email', 'boss@helpme.example.com')).stdout);

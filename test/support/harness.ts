@@ -53,7 +53,7 @@ export interface Harness {
   call(method: string, url: string, options?: CallOptions): Promise<Response>;
   /** A new workspace with an administrator (created as the CLI does). */
   workspace(domain?: string): Promise<TestWorkspace>;
-  /** A user in a workspace, with an API key; through the data layer until the users area exists. */
+  /** A user in a workspace with an API key, made through the data layer (quicker than inviting, and archived on demand). */
   user(workspace: TestWorkspace, options?: { role?: Role; email?: string; archived?: boolean }): Promise<TestUser>;
 }
 

@@ -5,16 +5,11 @@ export interface TestStore {
   name: 'sqlite' | 'postgres';
   /** A DATABASE_URL of a store no other test file uses. */
   freshUrl(): string;
-  /** Deprecated, does nothing: PostgreSQL test schemas are swept by the global setup (see below). */
-  drop(url: string): Promise<void>;
 }
-
-const keep = async () => {};
 
 const sqlite: TestStore = {
   name: 'sqlite',
   freshUrl: () => 'sqlite::memory:',
-  drop: keep,
 };
 
 /*
@@ -33,7 +28,6 @@ function postgres(baseUrl: string): TestStore {
       url.searchParams.set('schema', `test_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`);
       return url.toString();
     },
-    drop: keep,
   };
 }
 

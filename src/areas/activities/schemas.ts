@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdMap, Name, Nullable, Timestamp } from '../../http/schemas.js';
-import { PathId } from '../projects/schemas.js';
+import { Id, IdMap, Name, Nullable, Timestamp } from '../../http/schemas.js';
 
 export const Activity = Type.Object(
   {
@@ -84,4 +83,4 @@ export const ActivityQuery = Type.Object({
 });
 export type ActivityQuery = Static<typeof ActivityQuery>;
 
-export const ActivityParams = Type.Object({ activityId: PathId });
+export const ActivityParams = Type.Object({ activityId: Id });

@@ -2,9 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdMap, Name, Notes, Nullable, StringEnum } from '../../http/schemas.js';
 import { ROLES } from '../../http/permissions.js';
 
-/** Path ids are opaque: any string, so a malformed id is 404 (not found), never 422. */
-export const PathId = Type.String({ description: 'Opaque record id' });
-
 const Avatar = Type.String({ maxLength: 2048, description: 'Image URL (or other image reference), up to 2,048 characters' });
 
 export const Project = Type.Object(
@@ -48,7 +45,7 @@ export const ProjectUpdate = Type.Object(
 );
 export type ProjectUpdate = Static<typeof ProjectUpdate>;
 
-export const ProjectParams = Type.Object({ projectId: PathId });
+export const ProjectParams = Type.Object({ projectId: Id });
 
 const Role = StringEnum(ROLES, 'Administrator: a project admin, who manages the project, its members and their revenue rates');
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
@@ -74,7 +71,7 @@ export const ProjectMemberMap = IdMap(Type.Ref(ProjectMember), 'The project\'s m
 
 export const MemberCreate = Type.Object(
   {
-    userId: Id,
+    userId: Type.String({ maxLength: 64, description: 'A user of this workspace' }),
     role: Type.Optional(Role),
     title: Type.Optional(Title),
     notes: Type.Optional(Notes),
@@ -100,4 +97,4 @@ export const MemberUpdate = Type.Object(
 );
 export type MemberUpdate = Static<typeof MemberUpdate>;
 
-export const MemberParams = Type.Object({ projectId: PathId, memberId: PathId });
+export const MemberParams = Type.Object({ projectId: Id, memberId: Id });

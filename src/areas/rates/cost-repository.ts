@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { rateFieldsOf, type RatePeriod } from './rules.js';
+import { periodColumns, rateFieldsOf, type RatePeriod } from './rules.js';
 import type { CostRate } from './schemas.js';
 
 const costColumns = ['id', 'user_id', 'currency', 'from_at', 'to_at', 'tax_rate', 'value'] as const;
@@ -57,11 +57,7 @@ export async function insertCostRate(db: Db, organizationId: string, userId: str
       id,
       organization_id: organizationId,
       user_id: userId,
-      currency: period.currency,
-      from_at: period.fromAt,
-      to_at: period.toAt,
-      tax_rate: period.taxRate,
-      value: period.value,
+      ...periodColumns(period),
       created_at: now,
       updated_at: now,
     })
@@ -73,11 +69,7 @@ export async function updateCostRate(db: Db, costId: string, period: RatePeriod)
   await db
     .updateTable('cost_rates')
     .set({
-      currency: period.currency,
-      from_at: period.fromAt,
-      to_at: period.toAt,
-      tax_rate: period.taxRate,
-      value: period.value,
+      ...periodColumns(period),
       updated_at: nowIso(),
     })
     .where('id', '=', costId)

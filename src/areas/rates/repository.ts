@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import type { RatePeriod } from './rules.js';
-import { rateFieldsOf } from './rules.js';
+import { periodColumns, rateFieldsOf } from './rules.js';
 import type { RevenueRate } from './schemas.js';
 
 /** Revenue rates: one project member's rates. Every query names the workspace, the project and the member. */
@@ -56,11 +56,7 @@ export async function insertRevenueRate(db: Db, member: MemberRef, period: RateP
       organization_id: member.organizationId,
       project_id: member.projectId,
       member_id: member.memberId,
-      currency: period.currency,
-      from_at: period.fromAt,
-      to_at: period.toAt,
-      tax_rate: period.taxRate,
-      value: period.value,
+      ...periodColumns(period),
       created_at: now,
       updated_at: now,
     })
@@ -72,11 +68,7 @@ export async function updateRevenueRate(db: Db, member: MemberRef, rateId: strin
   await db
     .updateTable('revenue_rates')
     .set({
-      currency: period.currency,
-      from_at: period.fromAt,
-      to_at: period.toAt,
-      tax_rate: period.taxRate,
-      value: period.value,
+      ...periodColumns(period),
       updated_at: nowIso(),
     })
     .where('id', '=', rateId)

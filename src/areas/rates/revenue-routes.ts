@@ -4,10 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
-import { Empty, IdMap, operation } from '../../http/schemas.js';
+import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
 import { findMember } from '../projects/repository.js';
 import { actorOf, administeredProject } from '../projects/rules.js';
-import { MemberParams, PathId } from '../projects/schemas.js';
+import { MemberParams } from '../projects/schemas.js';
 import {
   deleteRevenueRate,
   findRevenueRate,
@@ -22,7 +22,7 @@ import { RateBody, RevenueRate } from './schemas.js';
 const TAG = 'Revenue rates';
 const WHO = 'Administrators and the project\'s admins only: another member of the project gets 403, anyone else 404.';
 
-const RevenueRateParams = Type.Object({ ...MemberParams.properties, revenueId: PathId });
+const RevenueRateParams = Type.Object({ ...MemberParams.properties, revenueId: Id });
 const RevenueRateMap = IdMap(Type.Ref(RevenueRate), 'The member\'s revenue rates by id, in creation order');
 
 const rateNotFound = () => notFound('revenue rate');

@@ -27,6 +27,15 @@ export function checkRateBody(body: RateBody): RatePeriod {
   return { currency: body.currency, fromAt, toAt, taxRate: body.taxRate, value: body.value };
 }
 
+/** The stored columns of a checked period, for inserts and updates alike. */
+export const periodColumns = (period: RatePeriod) => ({
+  currency: period.currency,
+  from_at: period.fromAt,
+  to_at: period.toAt,
+  tax_rate: period.taxRate,
+  value: period.value,
+});
+
 /**
  * 409 when the period overlaps another rate of the same owner (a member's revenue rates, a user's
  * cost rates). Periods are half-open [from, to); null `to` runs forever. Call it inside the write's

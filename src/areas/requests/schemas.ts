@@ -72,7 +72,7 @@ export const ResolveBody = Type.Object({ status: ResolveStatus });
 export const AssignResolveBody = Type.Object({
   status: ResolveStatus,
   projectIds: Type.Optional(
-    Type.Array(Id, {
+    Type.Array(Type.String({ maxLength: 64 }), {
       maxItems: 100,
       description: 'Required and non-empty for RESOLVED: projects of this workspace the requester joins; ignored for REJECTED',
     }),
@@ -82,7 +82,7 @@ export const AssignResolveBody = Type.Object({
 export const RoleChangeBody = Type.Object({ role: StringEnum(MEMBER_ROLES, 'The project role asked for') });
 
 export const AssignmentBody = Type.Object({
-  userIds: Type.Array(Id, {
+  userIds: Type.Array(Type.String({ maxLength: 64 }), {
     minItems: 1,
     maxItems: 100,
     description: 'Unarchived users of this workspace; repeats count once',
@@ -90,10 +90,8 @@ export const AssignmentBody = Type.Object({
 });
 
 /** Path ids are opaque: any string, so a malformed id is 404, never 422. */
-const PathId = Type.String({ description: 'Opaque record id' });
-export const RequestParams = Type.Object({ requestId: PathId });
-export const ProjectParams = Type.Object({ projectId: PathId });
-export const MemberParams = Type.Object({ projectId: PathId, memberId: PathId });
+export const RequestParams = Type.Object({ requestId: Id });
+export { MemberParams, ProjectParams } from '../projects/schemas.js';
 /** Parsed strictly by the route (422 at /path/year or /path/week), so plain strings here. */
 export const WeekParams = Type.Object({
   year: Type.String({ description: 'ISO week-numbering year, four digits' }),
