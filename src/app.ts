@@ -8,9 +8,11 @@ import { migrateToLatest } from './db/migrate.js';
 import { authenticate } from './http/authenticate.js';
 import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
+import { REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
 import { openapi } from './http/openapi.js';
 import { problems, sendProblem, toApiError } from './http/problems.js';
 import { rateLimits } from './http/rate-limits.js';
+import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { tenancy } from './http/tenancy.js';
 
 declare module 'fastify' {
@@ -41,7 +43,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+      serializers: { req: requestLogFields },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: (request) => {
@@ -49,9 +52,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients: headers within headersTimeoutMs, the whole request within requestTimeoutMs (else 408 and
+    // the connection closes), idle keep-alive connections closed after keepAliveTimeoutMs. Node checks the
+    // first two every connectionsCheckingInterval (default 30 s, far too coarse for them), so check often.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs * 2,
-    keepAliveTimeout: 5_000,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(config.headersTimeoutMs / 4))) },
     // During shutdown, a request that reached an open connection is still served (then the connection closes).
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
@@ -60,7 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       sendProblem(reply, toApiError(error, request));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.server.headersTimeout = 10_000;
+  app.server.headersTimeout = config.headersTimeoutMs;
 
   const store = options.store ?? openStore(config.databaseUrl);
   app.decorate('config', config);
@@ -87,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('onRequest', app.rateLimitHooks.perAddress);
+      api.addHook('onRequest', rejectConflictingRequestTarget);
       await api.register(tenancy);
       api.addHook('onRequest', app.rateLimitHooks.perToken);
       await api.register(authenticate);

@@ -16,8 +16,15 @@ export interface Config {
   logLevel: string;
   /** Lifetime of a session access token, in seconds. */
   sessionTtlSeconds: number;
-  /** Fastify request timeout, in milliseconds: a slow client cannot hold a request forever. */
+  /**
+   * The whole request (headers and body) must arrive within this many milliseconds, else 408 and the
+   * connection closes: a slow client cannot hold a request forever. Env REQUEST_TIMEOUT_MS, default 30 s.
+   */
   requestTimeoutMs: number;
+  /** The request headers must arrive within this (env HEADERS_TIMEOUT_MS, default 10 s, at most requestTimeoutMs). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (env KEEP_ALIVE_TIMEOUT_MS, default 5 s). */
+  keepAliveTimeoutMs: number;
   /** Requests a minute allowed per client address and per bearer token. */
   rateLimit: { perAddressPerMinute: number; perTokenPerMinute: number };
   /** Where rate-limit counters live, shared by every instance; unset: in this process. */
@@ -39,13 +46,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: env.SUPPORT_EMAIL?.trim() || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     sessionTtlSeconds: 12 * 60 * 60,
-    requestTimeoutMs: 30_000,
+    ...timeouts(env),
     rateLimit: {
       perAddressPerMinute: parseCount('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS ?? '6000'),
       perTokenPerMinute: parseCount('RATE_LIMIT_PER_TOKEN', env.RATE_LIMIT_PER_TOKEN ?? '1200'),
     },
     redisUrl: env.REDIS_URL || undefined,
   };
+}
+
+function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = parseCount('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS ?? '30000');
+  const headersTimeoutMs = parseCount('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS ?? String(Math.min(10_000, requestTimeoutMs)));
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be more than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  const keepAliveTimeoutMs = parseCount('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS ?? '5000');
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
 function parsePort(value: string): number {

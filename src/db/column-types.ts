@@ -15,6 +15,8 @@ export function columnTypes(dialect: Dialect) {
     timestamp: (pg ? sql`text collate "C"` : sql`text`) as RawBuilder<unknown>,
     boolean: pg ? sql`boolean` : sql`integer`,
     integer: sql`integer`,
+    /** Whole numbers beyond 2^31 (PostgreSQL's integer is 32-bit; SQLite's is always 64-bit). */
+    bigint: sql`bigint`,
     real: pg ? sql`double precision` : sql`real`,
     /** JSON documents, stored as text in both stores. */
     json: sql`text`,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -25,8 +25,12 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 /**
  * Opens the store named by a DATABASE_URL:
- * `sqlite:path/to/file.db`, `sqlite::memory:`, or `postgres://user@host:port/db[?schema=name]`.
+ * `sqlite:path/to/file.db[?synchronous=normal]`, `sqlite::memory:`, or
+ * `postgres://user@host:port/db[?schema=name]`.
  * The optional `schema` parameter confines a PostgreSQL store to one schema (created if missing).
+ * The optional `synchronous=normal` trades SQLite's default durability (FULL: every commit is on
+ * disk before it is acknowledged) for write speed: in WAL mode a commit then survives a crash of the
+ * process but may be lost, never corrupting the database, when the machine itself loses power.
  */
 export function openStore(url: string): Store {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
@@ -34,16 +38,18 @@ export function openStore(url: string): Store {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }
 
-function openSqlite(file: string): Store {
+function openSqlite(location: string): Store {
+  const option = /\?synchronous=(full|normal)$/i.exec(location);
+  const file = option ? location.slice(0, option.index) : location;
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = new SqliteDatabase(inMemory ? ':memory:' : file);
   if (!inMemory) connection.pragma('journal_mode = WAL');
-  // FULL: a transaction is on disk before the request that made it is acknowledged.
-  connection.pragma('synchronous = FULL');
+  // FULL (the default): a transaction is on disk before the request that made it is acknowledged.
+  connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -51,6 +57,44 @@ function openSqlite(file: string): Store {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * A SQLite query whose SQL starts with this comment answers each row's first column alone
+ * (better-sqlite3's pluck mode) instead of an object per row: for reading many rendered JSON
+ * fragments without a JavaScript object for each. To PostgreSQL it is just a comment.
+ */
+export const PLUCK = '/* pluck */ ';
+
+/** Prepared statements kept per SQL text; the least recently used goes past this many. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection as Kysely sees it, preparing each distinct statement once: Kysely asks for a
+ * statement on every query, and compiling one costs more than running a primary-key read.
+ * Statements recompile themselves after a schema change (SQLite re-prepares on SQLITE_SCHEMA).
+ * One connection runs one query at a time (Kysely's mutex), so a cached statement is never in use twice.
+ */
+function withStatementCache(connection: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      connection.close();
+    },
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = connection.prepare(text);
+        if (text.startsWith(PLUCK)) statement.pluck();
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      } else {
+        statements.delete(text);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
   };
 }
 

@@ -1,32 +1,41 @@
-import { Migrator } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from './database.js';
-import { ListedMigrations } from './migrations/index.js';
+import { migrations } from './migrations/index.js';
 
 /*
- * Kysely's migrator reads the whole PostgreSQL catalog to find its own tables; a schema dropped by
- * someone else at that instant fails the read (3F000 / 42P01) although nothing is wrong here.
- * Such a failure is tried again; any other one is final.
+ * A deliberately small migrator instead of Kysely's: Kysely's reads the whole PostgreSQL catalog on
+ * every start, which grows slow (seconds) in a database holding many schemas and fails when another
+ * schema is dropped meanwhile. This one reads one table of its own.
+ *
+ * All pending migrations run in one transaction with their records, so a failure applies none of
+ * them. Concurrent starters (several instances, the CLI) wait for each other: PostgreSQL through a
+ * transaction-scoped advisory lock per schema, SQLite through its write lock, taken at once by the
+ * first statement of the transaction.
  */
-const CATALOG_RACE = new Set(['3F000', '42P01']);
-const ATTEMPTS = 3;
-
-/** Applies every pending migration; throws (and applies nothing further) when one fails. */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrator = new Migrator({
-    db: store.db,
-    provider: new ListedMigrations({ dialect: store.dialect }),
-    // Without it Kysely may find another schema's migration tables and skip creating its own.
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  const db = store.db as unknown as Kysely<unknown>;
+  await sql`create table if not exists timetrack_migrations (name text primary key, applied_at text not null)`.execute(db);
+  return db.transaction().execute(async (trx) => {
+    if (store.dialect === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext('timetrack_migrations'), hashtext(current_schema()))`.execute(trx);
+    } else {
+      await sql`update timetrack_migrations set name = name where 0 = 1`.execute(trx);
+    }
+    const done = await sql<{ name: string }>`select name from timetrack_migrations`.execute(trx);
+    const applied = new Set(done.rows.map((row) => row.name));
+    const ran: string[] = [];
+    for (const [name, migration] of Object.entries(migrations)) {
+      if (applied.has(name)) continue;
+      try {
+        await migration.up(trx, { dialect: store.dialect });
+      } catch (error) {
+        throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      }
+      await sql`insert into timetrack_migrations (name, applied_at) values (${name}, ${new Date().toISOString()})`.execute(trx);
+      ran.push(name);
+    }
+    return ran;
   });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    const code = (error as { code?: string }).code;
-    if (failed === undefined && code !== undefined && CATALOG_RACE.has(code) && attempt < ATTEMPTS) continue;
-    throw new Error(
-      `migration ${failed ?? '(setup)'} failed: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
-  }
 }

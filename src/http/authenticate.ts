@@ -3,9 +3,10 @@ import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey, type Caller } from '../areas/access/repository.js';
 import { fromDbBool } from '../db/values.js';
 import { nowIso } from '../lib/time.js';
-import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
+import { API_KEY_PREFIX, hashToken, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { forbidden, unauthorized } from './errors.js';
 import { can, type Permission, type Role } from './permissions.js';
+import type { ResolvedToken } from './tenancy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +24,30 @@ declare module 'fastify' {
 /** lastUsedAt is kept to the minute: one write a minute per key, not one per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+const invalidToken = () => unauthorized('The token is not valid for this workspace.');
+
+/**
+ * What a bearer token stands for in one workspace, from the database. Unknown, expired and revoked
+ * tokens and archived or deleted users resolve to nothing.
+ */
+async function resolveToken(app: FastifyInstance, organizationId: string, token: string): Promise<ResolvedToken | undefined> {
+  const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, token) : undefined;
+  const found =
+    apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, token) : undefined);
+  if (!found || fromDbBool(found.archived)) return undefined;
+  return {
+    caller: { userId: found.user_id, accountId: found.account_id, email: found.email, role: found.role as Role },
+    ...(apiKey ? { apiKey: { id: apiKey.api_key_id, lastUsedMs: apiKey.last_used_at === null ? null : Date.parse(apiKey.last_used_at) } } : {}),
+  };
+}
+
+/**
+ * Resolves the bearer token of every non-public route (401 otherwise), then the route's role
+ * permission (403). A token resolved in the last IDENTITY_TTL_MS is not looked up again: the cache is
+ * keyed by workspace and token digest, keeps only valid tokens, and is emptied by every write on this
+ * instance that may change a user or a token (see tenancy), so revocation, archiving and deletion
+ * hold at once here and within a second on other instances.
+ */
 export const authenticate = fp(async (app: FastifyInstance) => {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request, reply) => {
@@ -31,24 +56,22 @@ export const authenticate = fp(async (app: FastifyInstance) => {
     const token = bearerToken(request.headers.authorization);
     if (token === null) throw unauthorized();
     const organizationId = request.workspace.id;
-    const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, token) : undefined;
-    const found =
-      apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, token) : undefined);
-    if (!found || fromDbBool(found.archived)) throw unauthorized('The token is not valid for this workspace.');
-    const caller: Caller = {
-      userId: found.user_id,
-      accountId: found.account_id,
-      email: found.email,
-      role: found.role as Role,
-      token,
-    };
-    if (apiKey) {
-      const now = nowIso();
-      const last = apiKey.last_used_at;
-      if (last === null || Date.parse(now) - Date.parse(last) >= TOUCH_INTERVAL_MS) {
-        await touchApiKey(app.db, apiKey.api_key_id, now);
-      }
+    const cache = app.identity.tokens;
+    const key = `${organizationId}:${hashToken(token)}`;
+    let resolved = cache.get(key);
+    if (resolved === undefined) {
+      const ticket = cache.ticket();
+      resolved = await resolveToken(app, organizationId, token);
+      if (resolved === undefined) throw invalidToken();
+      cache.set(key, resolved, ticket);
     }
+    const { apiKey } = resolved;
+    if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
+      const now = nowIso();
+      apiKey.lastUsedMs = Date.parse(now);
+      await touchApiKey(app.db, apiKey.id, now);
+    }
+    const caller: Caller = { ...resolved.caller, token };
     request.caller = caller;
     reply.header('cache-control', 'no-store');
     if (config.permission && !can(caller.role, config.permission)) throw forbidden();

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
-import { ApiError } from './errors.js';
+import { ApiError, invalid } from './errors.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Bodies are JSON only (anything else is 415). An empty body reads as no body, so routes without
  * one accept `Content-Type: application/json` with nothing after it; prototype-polluting keys are dropped.
+ * Text no store keeps as sent (lone surrogates, NUL) is refused in bodies, path values and query values.
  */
 export const jsonBodies = fp(async (app: FastifyInstance) => {
   app.removeAllContentTypeParsers();
@@ -17,11 +18,50 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
     (_request, body, done) => {
       const text = body as string;
       if (text.trim() === '') return done(null, undefined);
+      let parsed: unknown;
       try {
-        done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+        parsed = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
       } catch {
-        done(new ApiError('bad-request', 'The body is not valid JSON.'), undefined);
+        return done(new ApiError('bad-request', 'The body is not valid JSON.'), undefined);
       }
+      const pointer = unstorableText(parsed, '/body');
+      if (pointer !== null) return done(invalid(pointer, UNSTORABLE_TEXT), undefined);
+      done(null, parsed);
     },
   );
+
+  // Path and query values are text too: an id no store can hold names no record (404); a query value
+  // of a route that reads its query string is 422. Checked after authentication, before the schema.
+  app.addHook('preValidation', async (request) => {
+    for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string' && hasUnstorableText(value)) throw new ApiError('not-found', 'No such record.');
+    }
+    if (!request.routeOptions.schema?.querystring) return;
+    for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => typeof v === 'string' && hasUnstorableText(v))) throw invalid(`/query/${name}`, UNSTORABLE_TEXT);
+    }
+  });
 });
+
+const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+
+/** A lone surrogate or U+0000 (in a `u` regular expression a surrogate pair is one code point, so \p{Cs} only matches lone halves). */
+const hasUnstorableText = (text: string): boolean => text.includes('\u0000') || /\p{Cs}/u.test(text);
+
+/**
+ * The JSON Pointer of the first string (a value or a key) that no store keeps as sent: a lone
+ * surrogate (`"\ud800"`, which is valid JSON but not Unicode text: SQLite and PostgreSQL would store
+ * replacement characters) or U+0000 (which PostgreSQL text and jsonb refuse). Such a body is 422.
+ */
+export function unstorableText(value: unknown, pointer: string): string | null {
+  if (typeof value === 'string') return hasUnstorableText(value) ? pointer : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (hasUnstorableText(key)) return at;
+    const found = unstorableText(item, at);
+    if (found !== null) return found;
+  }
+  return null;
+}

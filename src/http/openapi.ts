@@ -19,8 +19,18 @@ Decisions this document records where the API reference is silent:
 - **Ids** in paths are opaque: a malformed id is 404. Collections are objects keyed by id, in creation order.
 - **Timestamps** in carry an offset (422 without); out they are UTC with milliseconds and \`Z\`.
 - **Bodies** are open objects: unknown and server-owned fields are ignored. Types are never coerced.
+- **Text** is well-formed Unicode without NUL: a string (or key) holding a lone surrogate escape (\`\\ud800\`)
+  or U+0000 is 422 in a body or query value and 404 in a path id, since no store keeps it as sent.
 - **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.
 - **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h).
+  Only their SHA-256 digests are stored, and no token is ever logged (not even one sent in a URL). The one copy
+  of a secret at rest is a support sign-in link in the outbox, kept as the message to deliver: single-use, one hour.
+- **Hosts**: only the one \`Host\` header selects the workspace. X-Forwarded-Host, Forwarded and the like never do;
+  two Host headers, or an absolute-form request line (\`GET http://b.example.com/api/…\`) naming another host
+  than Host, select none (404 \`workspace-not-found\`). Links the service writes come from PUBLIC_URL.
+- **Limits**: every string and array a request takes is bounded (maxLength, maxItems); bodies up to 1 MiB (413).
+  Request headers must arrive within 10 s and the whole request within 30 s, else 408 and the connection closes;
+  idle keep-alive connections close after 5 s (the operator can set all three).
 `.trim();
 
 /** The OpenAPI 3.0.3 document, generated from the route schemas, and its interactive docs. */

@@ -83,7 +83,8 @@ interface OperationSpec<P, Q, B, R> {
 
 /**
  * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
- * Every operation answers 401, 404 and 429; one with a body also 400, 413, 415 and 422.
+ * Every operation answers 401, 404 and 429; one with a body also 400, 413, 415 and 422; one with a
+ * query string also 422 (its values are parsed strictly).
  */
 export function operation<
   P extends TSchema = TSchema,
@@ -99,6 +100,7 @@ export function operation<
   if (spec.body) {
     for (const status of [400, 413, 415, 422]) problems[status] = problemResponse(status);
   }
+  if (spec.querystring) problems[422] = problemResponse(422);
   for (const [status, description] of Object.entries(spec.errors ?? {})) {
     problems[Number(status)] = problemResponse(Number(status), description);
   }

@@ -1,14 +1,35 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { findWorkspaceByDomain, type Workspace } from '../areas/workspace/repository.js';
 import { isWellFormedDomain } from '../areas/workspace/rules.js';
+import type { Caller } from '../areas/access/repository.js';
 import { ApiError } from './errors.js';
+import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from './identity-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The workspace selected by the Host header; set for every /api route. */
     workspace: Workspace;
   }
+  interface FastifyInstance {
+    /** Recently resolved workspaces (by domain) and bearer tokens (see authenticate). */
+    identity: Identity;
+  }
+}
+
+/** What a bearer token of one workspace resolved to; authenticate keeps these. */
+export interface ResolvedToken {
+  caller: Omit<Caller, 'token'>;
+  /** Set for API keys: the key and when it was last used, in epoch ms (written at most once a minute). */
+  apiKey?: { id: string; lastUsedMs: number | null };
+}
+
+export interface Identity {
+  workspaces: ExpiringCache<Workspace>;
+  /** By workspace id and token digest. */
+  tokens: ExpiringCache<ResolvedToken>;
+  /** Forgets everything resolved so far (a write that may change a workspace, a user or a token). */
+  invalidate(): void;
 }
 
 /**
@@ -31,18 +52,58 @@ export function workspaceDomainOf(request: FastifyRequest, baseDomain: string): 
   return isWellFormedDomain(label) ? label : null;
 }
 
-/** The workspace the request's host selects; 404 workspace-not-found when there is none. */
+const notServed = () => new ApiError('workspace-not-found', 'No workspace is served at this host.');
+
+/**
+ * The workspace the request's host selects; 404 workspace-not-found when there is none. A domain
+ * found in the last second is not looked up again (renames and deletions made here clear the cache
+ * at once; see tenancy).
+ */
 export async function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Promise<Workspace> {
   const domain = workspaceDomainOf(request, app.config.baseDomain);
-  const workspace = domain === null ? undefined : await findWorkspaceByDomain(app.db, domain);
-  if (!workspace) throw new ApiError('workspace-not-found', 'No workspace is served at this host.');
+  if (domain === null) throw notServed();
+  const cache = app.identity?.workspaces;
+  const cached = cache?.get(domain);
+  if (cached !== undefined) return cached;
+  const ticket = cache?.ticket();
+  const workspace = await findWorkspaceByDomain(app.db, domain);
+  if (!workspace) throw notServed();
+  cache?.set(domain, workspace, ticket!);
   return workspace;
 }
 
-/** Resolves the workspace before anything else, so an unknown host is 404 before any token check. */
+/**
+ * Resolves the workspace before anything else, so an unknown host is 404 before any token check.
+ *
+ * Workspaces and tokens resolved here and in authenticate are kept for IDENTITY_TTL_MS, so a request
+ * costs no identity query. Every authenticated write that may change a workspace, a user or a token
+ * (anything but the identity-neutral routes: activities, projects, reports, …) empties both caches
+ * before its answer is sent, so on this instance a rename, deletion, archiving or revocation holds
+ * from the next request on; other instances see it within IDENTITY_TTL_MS.
+ */
 export const tenancy = fp(async (app: FastifyInstance) => {
+  const identity: Identity = {
+    workspaces: new ExpiringCache<Workspace>(1_000, IDENTITY_TTL_MS),
+    tokens: new ExpiringCache<ResolvedToken>(10_000, IDENTITY_TTL_MS),
+    invalidate() {
+      identity.workspaces.clear();
+      identity.tokens.clear();
+    },
+  };
+  app.decorate('identity', identity);
   app.decorateRequest('workspace', null as unknown as Workspace);
   app.addHook('onRequest', async (request) => {
     request.workspace = await resolveWorkspace(app, request);
+  });
+  // Only the routes whose writes may change an identity get the hook: reads pay nothing for it.
+  const invalidate: onSendHookHandler = (request, _reply, payload, done) => {
+    if ((request.caller as Caller | null) !== null) identity.invalidate();
+    done(null, payload);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => mayChangeIdentity(method, route.url))) return;
+    const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...existing, invalidate];
   });
 });

@@ -1,8 +1,18 @@
 import { ensureBuilt } from '../../bin/ensure-built.js';
-import { sweepOldTestSchemas } from './stores.js';
+import { dropTestSchemas, RUN_VARIABLE } from './stores.js';
 
-/** Compiles src/ once before any test file runs, so tests that spawn the CLI or server never race to build. */
-export default async function setup(): Promise<void> {
+/**
+ * Before any test file: compiles src/ once (so tests that spawn the CLI or server never race to
+ * build), names this run, and sweeps PostgreSQL test schemas left by runs that never finished.
+ * After the last file: drops this run's schemas.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
   ensureBuilt();
-  if (process.env.TEST_DATABASE_URL) await sweepOldTestSchemas(process.env.TEST_DATABASE_URL);
+  const run = String(Math.floor(Date.now() / 1000));
+  process.env[RUN_VARIABLE] = run;
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (baseUrl) await dropTestSchemas(baseUrl);
+  return async () => {
+    if (baseUrl) await dropTestSchemas(baseUrl, run);
+  };
 }

@@ -18,7 +18,7 @@ export type TimesheetLock = Static<typeof TimesheetLock>;
 export const TimesheetLockMap = IdMap(Type.Ref(TimesheetLock), 'Timesheet locks by id, in creation order');
 
 export const LockCreate = Type.Object({
-  userId: Id,
+  userId: Type.String({ maxLength: 64, description: 'A user of this workspace (archived ones included)' }),
   year: Type.Integer({ minimum: 1, maximum: 9999, description: 'ISO week-numbering year' }),
   week: Type.Integer({ minimum: 1, maximum: 53, description: 'ISO week number; 53 only in years that have one' }),
   unlockedTo: Type.Optional(
@@ -27,7 +27,7 @@ export const LockCreate = Type.Object({
 });
 export type LockCreate = Static<typeof LockCreate>;
 
-export const LockParams = Type.Object({ lockId: Type.String({ description: 'Opaque record id' }) });
+export const LockParams = Type.Object({ lockId: Id });
 
 export const LocksQuery = Type.Object({
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s locks' })),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Name, Notes, Nullable, StringEnum } from '../../http/schemas.js';
 
-const TimeOfDay = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
+const TimeOfDay = Type.String({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
 const RoundingMode = StringEnum(['NEAREST', 'UP', 'DOWN']);
 const OnboardingStep = Type.Object({ done: Type.Boolean(), viewed: Type.Boolean() });
 

@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.js';
 import * as foundation from './0001_foundation.js';
 import * as trackingAndPeople from './0002_tracking_and_people.js';
@@ -9,27 +9,14 @@ export interface MigrationContext {
   dialect: Dialect;
 }
 
-interface MigrationModule {
+export interface MigrationModule {
   up(db: Kysely<unknown>, context: MigrationContext): Promise<void>;
 }
 
 /** Every migration, in the order it runs. Add new ones at the end; never edit one that has shipped. */
-const migrations: Record<string, MigrationModule> = {
+export const migrations: Record<string, MigrationModule> = {
   '0001_foundation': foundation,
   '0002_tracking_and_people': trackingAndPeople,
   '0003_billing_and_geofences': billingAndGeofences,
   '0004_requests_and_timesheets': requestsAndTimesheets,
 };
-
-export class ListedMigrations implements MigrationProvider {
-  constructor(private readonly context: MigrationContext) {}
-
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return Object.fromEntries(
-      Object.entries(migrations).map(([name, module]) => [
-        name,
-        { up: (db: Kysely<unknown>) => module.up(db, this.context) },
-      ]),
-    );
-  }
-}

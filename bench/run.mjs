@@ -1,0 +1,423 @@
+// `npm run bench [-- --quick] [-- --store sqlite|postgres] [-- --only case,case] [-- --json file]`
+//
+// Builds dist/ when stale, then for SQLite (and PostgreSQL when BENCH_DATABASE_URL is set):
+// seeds a fresh database in bulk, starts the real server (`node bin/start.js`, LOG_LEVEL=warn) pinned
+// to core 0, and drives it with autocannon from a separate process pinned to core 1. Every case is
+// measured in slices that alternate with slices against the ceiling (a bare node:http server on
+// core 0 answering a pre-serialized body of the case's answer size), so machine drift cancels out in
+// the per-pair ratios. Prints one table per store.
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { Buffer } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
+import { setInterval, clearInterval } from 'node:timers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../bin/ensure-built.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const QUICK = flag('quick');
+const ONLY = option('only')?.split(',');
+const STORES = option('store')?.split(',') ?? ['sqlite', 'postgres'];
+const JSON_OUT = option('json');
+/** --sqlite-synchronous normal: SQLite with `?synchronous=normal` (the default is FULL: a commit is on disk when acknowledged). */
+const SQLITE_SYNCHRONOUS = option('sqlite-synchronous');
+/** --profile DIR: the server writes a V8 CPU profile there when it stops (for finding hot paths). */
+const PROFILE = option('profile');
+
+const PLAN = QUICK
+  ? { main: 100_000, scale: [10_000], pairs: 2, seconds: 1, warmup: 0.5, connections: 10 }
+  : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, seconds: 3, warmup: 1, connections: 10 };
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// Pinning: the server (and the ceiling) on core 0, the load generator on core 1.
+const CORES = os.cpus().length;
+const canPin = CORES >= 2 && hasTaskset();
+const pinned = (core, command) => (canPin ? ['taskset', ['-c', String(core), ...command]] : [command[0], command.slice(1)]);
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** utime + stime of a process, in seconds. */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** One HTTP exchange, the whole answer read. */
+function fetchOnce(port, { method = 'GET', path: urlPath, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+async function waitForHttp(port, urlPath, child) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`);
+    try {
+      const res = await fetchOnce(port, { path: urlPath });
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`nothing answered on port ${port}`);
+    await sleep(100);
+  }
+}
+
+async function startProcess(core, command, env, readyPath, port) {
+  const [file, argv] = pinned(core, command);
+  const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  try {
+    await waitForHttp(port, readyPath, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${command.join(' ')}: ${error.message}\n${output}`);
+  }
+  return { child, pid: child.pid, output: () => output };
+}
+
+async function stopProcess(proc) {
+  if (proc.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => proc.child.on('exit', resolve));
+  proc.child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000)]);
+  if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+}
+
+/** One autocannon slice in its own pinned process; the server's CPU time is read around it. */
+async function slice(target, request, seconds) {
+  const spec = {
+    url: `http://127.0.0.1:${target.port}`,
+    connections: PLAN.connections,
+    seconds,
+    method: request.method,
+    headers: request.headers,
+    paths: request.paths,
+    bodies: request.bodies,
+  };
+  const [file, argv] = pinned(1, [process.execPath, path.join(ROOT, 'bench/load.mjs'), JSON.stringify(spec)]);
+  const cpuBefore = cpuSeconds(target.pid);
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => (text += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load exited with ${code}`))));
+  });
+  const cpu = cpuSeconds(target.pid) - cpuBefore;
+  if (out.non2xx > 0 || out.errors > 0) {
+    throw new Error(`${request.label}: ${out.non2xx} non-2xx answers and ${out.errors} errors in a slice`);
+  }
+  return { ...out, cpuPerRequest: out.requests > 0 ? cpu / out.requests : NaN };
+}
+
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** A case against the service, in pairs alternating with the ceiling answering the same size. */
+async function measure(server, ceiling, request, bytes) {
+  const ceilingRequest = { ...request, paths: [`/${bytes}`], headers: { ...request.headers, host: '127.0.0.1' } };
+  await slice(server, request, PLAN.warmup);
+  await slice(ceiling, ceilingRequest, PLAN.warmup);
+  const pairs = [];
+  for (let i = 0; i < PLAN.pairs; i++) {
+    let caseSlice;
+    let ceilingSlice;
+    if (i % 2 === 0) {
+      ceilingSlice = await slice(ceiling, ceilingRequest, PLAN.seconds);
+      caseSlice = await slice(server, request, PLAN.seconds);
+    } else {
+      caseSlice = await slice(server, request, PLAN.seconds);
+      ceilingSlice = await slice(ceiling, ceilingRequest, PLAN.seconds);
+    }
+    pairs.push({ caseSlice, ceilingSlice, ratio: caseSlice.rps / ceilingSlice.rps });
+  }
+  return {
+    rps: median(pairs.map((p) => p.caseSlice.rps)),
+    p50: median(pairs.map((p) => p.caseSlice.p50)),
+    p99: median(pairs.map((p) => p.caseSlice.p99)),
+    cpuUs: median(pairs.map((p) => p.caseSlice.cpuPerRequest)) * 1e6,
+    ceilingRps: median(pairs.map((p) => p.ceilingSlice.rps)),
+    ratio: median(pairs.map((p) => p.ratio)),
+    ratios: pairs.map((p) => p.ratio),
+  };
+}
+
+/** A first exchange that must succeed: it proves the case and gives the answer's size. */
+async function probe(server, request) {
+  const res = await fetchOnce(server.port, {
+    method: request.method,
+    path: request.paths[0],
+    headers: request.headers,
+    body: request.bodies?.[0],
+  });
+  if (res.status !== 200) throw new Error(`${request.label}: ${res.status} ${res.body.toString().slice(0, 300)}`);
+  const parsed = JSON.parse(res.body.toString());
+  const entries = request.list ? Object.keys(parsed).length : 1;
+  return { bytes: res.body.length, entries };
+}
+
+function casesOf(fixture) {
+  const host = `${fixture.domain}.localhost`;
+  const as = (token, extra = {}) => ({ host, authorization: `Bearer ${token}`, ...extra });
+  const json = { 'content-type': 'application/json' };
+  const { reader, writer, admin, windows } = fixture;
+  const period = (w, userId) =>
+    `/api/activities?from=${encodeURIComponent(w.from)}&to=${encodeURIComponent(w.to)}${userId ? `&userId=${userId}` : ''}`;
+  const day = Date.now() - 20 * 3_600_000;
+  const posts = Array.from({ length: 500 }, (_, i) => {
+    const startedAt = new Date(day + i * 60_000).toISOString();
+    const endedAt = new Date(day + i * 60_000 + 45_000).toISOString();
+    return JSON.stringify({ name: `Bench entry ${i}`, startedAt, endedAt, projectId: writer.projectId });
+  });
+  const cases = [
+    { id: 'get-one', label: 'GET /activities/{id} (API key)', method: 'GET', headers: as(reader.token), paths: reader.activityIds.map((id) => `/api/activities/${id}`) },
+    { id: 'post', label: 'POST /activities (closed entry)', method: 'POST', headers: as(writer.token, json), paths: ['/api/activities'], bodies: posts },
+    {
+      id: 'put',
+      label: 'PUT /activities/{id}',
+      method: 'PUT',
+      headers: as(writer.token, json),
+      paths: writer.activityIds.map((id) => `/api/activities/${id}`),
+      bodies: [JSON.stringify({ name: 'Edited entry A', billable: true }), JSON.stringify({ name: 'Edited entry B', billable: false })],
+    },
+    { id: 'list-100-user', label: `GET /activities?from&to, ~100 (user)`, method: 'GET', headers: as(reader.token), paths: [period(windows.small)], list: true },
+    { id: 'list-100-admin', label: `GET /activities?from&to, ~100 (admin)`, method: 'GET', headers: as(admin.token), paths: [period(windows.small, reader.id)], list: true },
+    { id: 'list-1000-user', label: `GET /activities?from&to, ~1000 (user)`, method: 'GET', headers: as(reader.token), paths: [period(windows.large)], list: true },
+    { id: 'list-1000-admin', label: `GET /activities?from&to, ~1000 (admin)`, method: 'GET', headers: as(admin.token), paths: [period(windows.large, reader.id)], list: true },
+    { id: 'projects', label: 'GET /projects (200, admin)', method: 'GET', headers: as(admin.token), paths: ['/api/projects'], list: true },
+    { id: 'users', label: 'GET /users (50)', method: 'GET', headers: as(reader.token), paths: ['/api/users'], list: true },
+  ];
+  return cases;
+}
+
+/** Peak RSS of the server while it answers one user's whole history (an unfiltered GET /activities). */
+async function memoryCase(server, fixture) {
+  const host = `${fixture.domain}.localhost`;
+  const before = memoryOf(server.pid);
+  try {
+    fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+  } catch {
+    // Not allowed here: the sampled RSS below still bounds the peak from beneath.
+  }
+  let sampled = before.rss;
+  const timer = setInterval(() => {
+    sampled = Math.max(sampled, memoryOf(server.pid).rss);
+  }, 2);
+  const times = [];
+  let result;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    result = await fetchOnce(server.port, { path: '/api/activities', headers: { host, authorization: `Bearer ${fixture.heavy.token}` } });
+    times.push(performance.now() - started);
+    if (result.status !== 200) throw new Error(`memory case: ${result.status}`);
+  }
+  clearInterval(timer);
+  const after = memoryOf(server.pid);
+  const entries = Object.keys(JSON.parse(result.body.toString())).length;
+  return { entries, bytes: result.body.length, baseline: before.rss, peak: Math.max(after.peak, sampled), ms: median(times) };
+}
+
+function quietness() {
+  const [one, five] = os.loadavg();
+  return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) on ${CORES} cores`;
+}
+
+const pad = (text, width, right = false) => (right ? String(text).padStart(width) : String(text).padEnd(width));
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+function printTable(store, results, scaling, memory, meta) {
+  const lines = [];
+  lines.push('');
+  lines.push(`## ${store}${meta.synchronous ? ` (synchronous=${meta.synchronous})` : ''} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`);
+  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; ${canPin ? 'server on core 0, autocannon on core 1' : 'not pinned'}`);
+  lines.push('');
+  const header = `| ${pad('case', 40)} | ${pad('entries', 7, true)} | ${pad('bytes', 7, true)} | ${pad('req/s', 7, true)} | ${pad('p50 ms', 6, true)} | ${pad('p99 ms', 6, true)} | ${pad('CPU µs/req', 10, true)} | ${pad('ceiling req/s', 13, true)} | ${pad('ratio', 6, true)} |`;
+  lines.push(header);
+  lines.push(header.replace(/[^|]/g, '-'));
+  for (const r of results) {
+    lines.push(
+      `| ${pad(r.label, 40)} | ${pad(r.entries, 7, true)} | ${pad(r.bytes, 7, true)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.p50, 1), 6, true)} | ${pad(fmt(r.p99, 1), 6, true)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingRps), 13, true)} | ${pad(`${fmt(r.ratio * 100, 1)} %`, 6, true)} |`,
+    );
+  }
+  if (scaling.length > 0) {
+    lines.push('');
+    lines.push('Scaling: the ~100-entry filtered read (as the user) in workspaces of growing size');
+    const base = scaling[0];
+    for (const s of scaling) {
+      lines.push(
+        `  ${pad(s.activities.toLocaleString('en'), 10, true)} activities: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs, 1)} µs CPU/req, ${fmt(s.ratio * 100, 1)} % of ceiling; cost × ${fmt(s.cpuUs / base.cpuUs, 2)} (CPU), × ${fmt(base.rps / s.rps, 2)} (req/s) of the ${base.activities.toLocaleString('en')} one`,
+      );
+    }
+  }
+  if (memory) {
+    lines.push('');
+    lines.push(
+      `Memory: unfiltered GET /activities of one user, ${memory.entries.toLocaleString('en')} entries (${(memory.bytes / 1e6).toFixed(1)} MB) in ${fmt(memory.ms)} ms: peak RSS ${fmt(memory.peak)} MB (idle before: ${fmt(memory.baseline)} MB)`,
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function runStore(store) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-'));
+  let url;
+  let schema;
+  if (store === 'sqlite') url = `sqlite:${path.join(tmp, 'bench.db')}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
+  else {
+    schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
+    const base = new URL(process.env.BENCH_DATABASE_URL);
+    base.searchParams.set('schema', schema);
+    url = base.toString();
+  }
+  const { seed } = await import('./seed.mjs');
+  const workspaces = [
+    ...PLAN.scale.map((activities, i) => ({ domain: `bench-scale${i}`, activities })),
+    { domain: 'bench-main', activities: PLAN.main, heavyShare: 0.1 },
+  ];
+  log(`[${store}] seeding ${workspaces.map((w) => w.activities.toLocaleString('en')).join(' + ')} activities...`);
+  const fixtures = await seed(url, workspaces, log);
+  const main = fixtures[fixtures.length - 1];
+
+  const port = await freePort();
+  const server = await startProcess(
+    0,
+    [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(ROOT, 'bin/start.js')],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: url,
+      BASE_DOMAIN: 'localhost',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      BOOTSTRAP: 'false',
+      // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      RATE_LIMIT_PER_TOKEN: '1000000000',
+    },
+    '/readyz',
+    port,
+  );
+  server.port = port;
+  const ceilingPort = await freePort();
+  const ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
+  ceiling.port = ceilingPort;
+
+  const loadBefore = quietness();
+  const results = [];
+  const scaling = [];
+  let memory;
+  try {
+    for (const c of casesOf(main)) {
+      if (ONLY && !ONLY.includes(c.id)) continue;
+      const shape = await probe(server, c);
+      log(`[${store}] ${c.label}: ${shape.entries} entries, ${shape.bytes} bytes`);
+      const m = await measure(server, ceiling, c, shape.bytes);
+      results.push({ ...c, ...shape, ...m });
+      log(`[${store}]   ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req, ratio ${fmt(m.ratio * 100, 1)} % (${m.ratios.map((r) => fmt(r * 100, 1)).join(', ')})`);
+    }
+    if (!ONLY || ONLY.includes('scaling')) {
+      for (const fixture of fixtures) {
+        const c = casesOf(fixture).find((x) => x.id === 'list-100-user');
+        const shape = await probe(server, c);
+        const m = await measure(server, ceiling, c, shape.bytes);
+        scaling.push({ activities: fixture.activities, ...shape, ...m });
+        log(`[${store}] scaling ${fixture.activities}: ${shape.entries} entries, ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req`);
+      }
+    }
+    if (!ONLY || ONLY.includes('memory')) memory = await memoryCase(server, main);
+  } finally {
+    await stopProcess(server);
+    await stopProcess(ceiling);
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (schema) await dropSchema(schema);
+  }
+  const meta = {
+    main: PLAN.main,
+    mode: QUICK ? 'quick' : 'full',
+    synchronous: store === 'sqlite' ? SQLITE_SYNCHRONOUS : undefined,
+    machine: `${os.cpus()[0].model.trim()}, ${CORES} cores, Node ${process.version}, ${os.platform()} ${os.release()}`,
+    loadBefore,
+    loadAfter: quietness(),
+  };
+  printTable(store, results, scaling, memory, meta);
+  return { store, meta, results, scaling, memory };
+}
+
+async function dropSchema(schema) {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+ensureBuilt();
+const started = Date.now();
+const all = [];
+for (const store of STORES) {
+  if (store === 'postgres' && !process.env.BENCH_DATABASE_URL) {
+    log('[postgres] skipped: set BENCH_DATABASE_URL=postgres://user@host:port/db to run it');
+    continue;
+  }
+  all.push(await runStore(store));
+}
+log(`bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(all, null, 2));

@@ -1,0 +1,246 @@
+// Bulk seeding for the benchmark: realistic workspaces written straight through the data layer.
+//
+// Workspaces, users, API keys, projects and members are made with the service's own repository
+// functions (the rows the API makes). Activities, a million of them, are written as multi-row
+// INSERTs in large transactions, each row shaped exactly as createActivity shapes it (trimmed name,
+// billable from the project, canonical UTC timestamps, a UUIDv7 id of its creation time). The data
+// are deterministic: a fixed pseudo-random sequence, relative to the time the seed runs.
+import { sql } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { openStore } from '../dist/db/database.js';
+import { migrateToLatest } from '../dist/db/migrate.js';
+import { createWorkspace } from '../dist/areas/workspace/create-workspace.js';
+import { findOrCreateAccount, insertApiKey, insertUser } from '../dist/areas/access/repository.js';
+import { insertMember, insertProject, projectNameKey } from '../dist/areas/projects/repository.js';
+import { toDbBool } from '../dist/db/values.js';
+import { API_KEY_PREFIX, newToken } from '../dist/lib/tokens.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const SPAN = 3 * 365 * DAY;
+
+const NAMES = [
+  'Code review',
+  'Sprint planning',
+  'Customer call',
+  'Bug triage',
+  'Réunion d\'équipe',
+  'Übersetzung der Dokumentation',
+  'Design: "checkout" flow',
+  'Deploy & monitoring',
+  'Support ticket',
+  'Writing tests',
+  'Onboarding',
+  'Research — caching',
+];
+
+/** mulberry32: a small deterministic generator, so every run seeds the same data. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const iso = (ms) => new Date(ms).toISOString();
+
+/**
+ * Seeds one workspace.
+ * @param {import('kysely').Kysely<any>} db
+ * @param {{domain: string, users: number, projects: number, activities: number, heavyShare: number,
+ *   runningTimers: number, seed: number, now: number, log?: (line: string) => void}} spec
+ */
+export async function seedWorkspace(db, dialect, spec) {
+  const rnd = random(spec.seed);
+  const created = await createWorkspace(db, {
+    domain: spec.domain,
+    name: `Bench ${spec.domain}`,
+    adminEmail: `admin@${spec.domain}.bench.example.com`,
+    adminName: 'Bench Admin',
+  });
+  const organizationId = created.organizationId;
+  const users = [{ id: created.userId, token: created.apiKey, role: 'Administrator', projects: [] }];
+  for (let i = 1; i < spec.users; i++) {
+    const accountId = await findOrCreateAccount(db, `user${i}@${spec.domain}.bench.example.com`);
+    const id = await insertUser(db, { organizationId, accountId, role: i < 3 ? 'Administrator' : 'User', name: `User ${i}` });
+    const token = newToken(API_KEY_PREFIX);
+    await insertApiKey(db, { organizationId, userId: id, name: 'bench', token });
+    users.push({ id, token, role: i < 3 ? 'Administrator' : 'User', projects: [] });
+  }
+  // Roles in the bench: the reader, the writer and the heavy user are plain Users, project admins nowhere.
+  const reader = users[5];
+  const writer = users[6];
+  const heavy = users[7];
+  const plain = new Set([reader, writer, heavy]);
+
+  await db.transaction().execute(async (trx) => {
+    for (let p = 0; p < spec.projects; p++) {
+      const now = iso(spec.now - SPAN - DAY + p * 1000);
+      const project = { id: uuidv7({ msecs: spec.now - SPAN - DAY + p * 1000 }), billable: p % 2 === 0 };
+      const name = `Project ${String(p).padStart(3, '0')}`;
+      await insertProject(trx, {
+        id: project.id,
+        organization_id: organizationId,
+        name,
+        name_key: projectNameKey(name),
+        archived: toDbBool(false),
+        billable: toDbBool(project.billable),
+        avatar: null,
+        notes: p % 3 === 0 ? `Notes of ${name}` : null,
+        created_at: now,
+        updated_at: now,
+      });
+      // Six members; the first, never the reader or writer, is the project's administrator.
+      const members = new Set();
+      while (members.size < 6) {
+        const user = users[Math.floor(rnd() * users.length)];
+        if (members.size === 0 && plain.has(user)) continue;
+        members.add(user);
+      }
+      let first = true;
+      for (const user of members) {
+        await insertMember(trx, {
+          id: uuidv7({ msecs: spec.now - SPAN - DAY + p * 1000 }),
+          organization_id: organizationId,
+          project_id: project.id,
+          user_id: user.id,
+          role: first ? 'Administrator' : 'User',
+          archived: toDbBool(false),
+          assigned_by: created.userId,
+          title: null,
+          notes: null,
+          tags: null,
+          created_at: now,
+          updated_at: now,
+        });
+        first = false;
+        user.projects.push(project);
+      }
+    }
+  });
+
+  // Activities: each user's history is a sequence of non-overlapping entries spread evenly over the
+  // three years before now, interleaved across users in time order (the order the rows would be written).
+  const heavyCount = Math.round(spec.activities * spec.heavyShare);
+  const perUser = users.map((user) =>
+    user === heavy ? heavyCount : Math.floor((spec.activities - heavyCount) / (users.length - 1)),
+  );
+  perUser[0] += spec.activities - perUser.reduce((a, b) => a + b, 0);
+  const start = spec.now - SPAN - 2 * HOUR;
+  const running = new Set(users.slice(10, 10 + spec.runningTimers));
+  const readerStarts = [];
+  const readerIds = [];
+  const writerIds = [];
+  const chunkMs = 7 * DAY;
+  const batch = dialect === 'sqlite' ? 3000 : 6000;
+  let written = 0;
+  for (let chunk = start; chunk < start + SPAN; chunk += chunkMs) {
+    const rows = [];
+    users.forEach((user, u) => {
+      const count = perUser[u];
+      const slot = SPAN / count;
+      const first = Math.max(0, Math.ceil((chunk - start) / slot));
+      for (let i = first; i < count && start + i * slot < chunk + chunkMs; i++) {
+        const slotStart = start + i * slot;
+        const startedAt = Math.floor(slotStart + rnd() * slot * 0.15);
+        const endedAt = Math.floor(startedAt + Math.min(slot * 0.8, (20 + rnd() * 180) * 60_000));
+        const project = user.projects.length > 0 && rnd() < 0.8 ? user.projects[Math.floor(rnd() * user.projects.length)] : null;
+        const isRunning = running.has(user) && i === count - 1;
+        const createdMs = isRunning ? startedAt : endedAt;
+        const row = {
+          id: uuidv7({ msecs: createdMs }),
+          organization_id: organizationId,
+          user_id: user.id,
+          project_id: project ? project.id : null,
+          name: NAMES[Math.floor(rnd() * NAMES.length)],
+          billable: toDbBool(project ? project.billable : false),
+          started_at: iso(startedAt),
+          ended_at: isRunning ? null : iso(endedAt),
+          created_at: iso(createdMs),
+          updated_at: iso(createdMs),
+        };
+        rows.push(row);
+        if (user === reader) {
+          readerStarts.push(row.started_at);
+          readerIds.push(row.id);
+        }
+        if (user === writer) writerIds.push(row.id);
+      }
+    });
+    rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += batch) {
+        await trx.insertInto('activities').values(rows.slice(i, i + batch)).execute();
+      }
+    });
+    written += rows.length;
+    if (spec.log && Math.floor((written - rows.length) / 200_000) !== Math.floor(written / 200_000)) {
+      spec.log(`  ${spec.domain}: ${written} activities`);
+    }
+  }
+
+  // Periods of the reader's history answering exactly n entries, in the middle of it.
+  const window = (n) => {
+    const i = Math.floor(readerStarts.length / 2) - Math.floor(n / 2);
+    return { from: readerStarts[i], to: readerStarts[i + n], entries: n };
+  };
+  const pick = (ids, n) => {
+    const step = Math.max(1, Math.floor(ids.length / n));
+    const out = [];
+    for (let i = 0; i < ids.length && out.length < n; i += step) out.push(ids[i]);
+    return out;
+  };
+  const writerProject = writer.projects[0];
+  return {
+    domain: spec.domain,
+    organizationId,
+    activities: spec.activities,
+    admin: { id: created.userId, token: created.apiKey },
+    reader: { id: reader.id, token: reader.token, activityIds: pick(readerIds, 1000), entries: readerStarts.length },
+    writer: { id: writer.id, token: writer.token, projectId: writerProject ? writerProject.id : null, activityIds: pick(writerIds, 200) },
+    heavy: { id: heavy.id, token: heavy.token, entries: heavyCount },
+    windows: { small: window(100), large: window(1000) },
+  };
+}
+
+/**
+ * Migrates a fresh database and seeds the workspaces; returns what the cases need (tokens, ids, periods).
+ * @param {string} url a DATABASE_URL
+ * @param {Array<{domain: string, activities: number, heavyShare?: number}>} workspaces
+ */
+export async function seed(url, workspaces, log = () => {}) {
+  const store = openStore(url);
+  try {
+    await migrateToLatest(store);
+    const now = Date.now();
+    const out = [];
+    let seedNumber = 1;
+    for (const ws of workspaces) {
+      const started = Date.now();
+      out.push(
+        await seedWorkspace(store.db, store.dialect, {
+          domain: ws.domain,
+          users: 50,
+          projects: 200,
+          activities: ws.activities,
+          heavyShare: ws.heavyShare ?? 0,
+          runningTimers: 10,
+          seed: seedNumber++,
+          now,
+          log,
+        }),
+      );
+      log(`  seeded ${ws.domain}: ${ws.activities} activities in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    // PostgreSQL: planner statistics, as autovacuum gathers them after a bulk load. SQLite: none, as the
+    // service never runs ANALYZE (with them, SQLite would re-plan every statement bound to a range).
+    if (store.dialect === 'postgres') await sql`vacuum analyze`.execute(store.db);
+    return out;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,78 @@
+import { performance } from 'node:perf_hooks';
+
+/**
+ * How long a resolved workspace or bearer token is trusted without asking the database again.
+ * A change made through another instance (or the CLI, or straight in the database) is seen within
+ * this time; a change made through this instance is seen at once (see IdentityCache.invalidate).
+ */
+export const IDENTITY_TTL_MS = 1_000;
+
+/**
+ * A small map of recent lookups: entries expire after a fixed time, the least recently used goes
+ * first when it is full, and clearing it also voids every lookup that was running meanwhile (a lookup
+ * takes a ticket before it reads the database and may store its answer only with a current ticket),
+ * so an answer read before a change can never be stored after the change cleared the map.
+ */
+export class ExpiringCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expires <= performance.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /** Taken before reading the database; pass it to set. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  set(key: string, value: V, ticket: number): void {
+    if (ticket !== this.generation) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expires: performance.now() + this.ttlMs });
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * Writes that cannot change who a token stands for or which workspace a host selects: they leave the
+ * caches alone. Every other authenticated write (users, API keys, sessions, the organization and its
+ * domain, requests, …) clears them before its answer is sent. Route patterns, by prefix.
+ */
+const IDENTITY_NEUTRAL_WRITES = [
+  '/api/activities',
+  '/api/projects',
+  '/api/reports',
+  '/api/geofences',
+  '/api/timesheets',
+  '/api/receipt',
+  '/api/checkout',
+  '/api/subscriptions',
+];
+
+/** Whether an authenticated request's effects may have changed a workspace, a user or a token. */
+export function mayChangeIdentity(method: string, routeUrl: string | undefined): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  if (routeUrl === undefined) return true;
+  return !IDENTITY_NEUTRAL_WRITES.some((prefix) => routeUrl === prefix || routeUrl.startsWith(`${prefix}/`));
+}

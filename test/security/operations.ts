@@ -1,0 +1,262 @@
+import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+import { as, type Harness } from '../support/harness.js';
+import { ACTIVITY_DAY, next, ok, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
+
+/**
+ * One valid request for every operation of the API, against a seeded world (test/security/world.ts):
+ * its path parameters (by name), body and query. Operations that destroy or use up their target
+ * (deletes, resolutions, one-time tokens, additions that may happen once) make a fresh one on every
+ * call, so each call is valid on its own. The authorization matrix, the isolation suite and the
+ * mass-assignment suite all send these.
+ */
+export interface Call {
+  params?: Record<string, string>;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+export type Build = (h: Harness, world: World) => Promise<Call>;
+
+/** `/projects/{projectId}` with params → `/api/projects/p1`. */
+export function urlOf(path: string, params: Record<string, string> = {}): string {
+  return (
+    '/api' +
+    path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (params[name] === undefined) throw new Error(`no value for {${name}} in ${path}`);
+      return encodeURIComponent(params[name]);
+    })
+  );
+}
+
+const rate = (period = uniquePeriod()) => ({ currency: 'EUR', ...period, taxRate: 7, value: 55 });
+const asAdmin = (h: Harness, w: World) => as(h, w.ws, w.admin);
+const asUser = (h: Harness, w: World) => as(h, w.ws, w.user);
+const project = (w: World) => ({ projectId: w.projectId });
+const member = (w: World) => ({ projectId: w.projectId, memberId: w.memberId });
+
+/** A fresh project with the world's membership structure: user a plain member, projectAdmin its admin. */
+async function freshProject(h: Harness, w: World): Promise<string> {
+  const created = await ok(asAdmin(h, w).post('/api/projects', { name: `Fresh ${next()}` }));
+  await ok(asAdmin(h, w).post(`/api/projects/${created.id}/members`, { userId: w.user.userId }));
+  await ok(asAdmin(h, w).post(`/api/projects/${created.id}/members`, { userId: w.projectAdmin.userId, role: 'Administrator' }));
+  return created.id;
+}
+
+/** A fresh member of the world's project (a new user). */
+async function freshMember(h: Harness, w: World): Promise<string> {
+  const user = await h.user(w.ws);
+  return (await ok(asAdmin(h, w).post(`/api/projects/${w.projectId}/members`, { userId: user.userId }))).id;
+}
+
+/** A fresh PENDING request of a kind, made by the world's user (impersonation: as the CLI makes it). */
+async function freshRequest(h: Harness, w: World, kind: RequestKind): Promise<string> {
+  const u = asUser(h, w);
+  switch (kind) {
+    case 'roleChange':
+      // Asks for the role the member has: resolving it changes nothing the other calls rely on.
+      return (await ok(u.post(`/api/requests/projects/${w.projectId}/members/${w.memberId}/role`, { role: 'User' }))).id;
+    case 'assignment':
+      return (await ok(u.post(`/api/requests/projects/${w.projectId}/members`, { userIds: [w.user.userId] }))).id;
+    case 'projectAssignment':
+      return (await ok(u.post('/api/requests/projects/request-assignment'))).id;
+    case 'impersonation':
+      return (await createImpersonationRequest(h.app.db, w.ws.organizationId, 'fresh')).id;
+    case 'timesheetUnlock':
+      return (await ok(u.post('/api/requests/timesheets/2020/11/unlock'))).id;
+    case 'timesheetApproval':
+      return (await ok(u.post('/api/requests/timesheets/2020/11/approvals'))).id;
+  }
+}
+
+const resolve = (kind: RequestKind, body: Record<string, unknown> = { status: 'RESOLVED' }): Build => async (h, w) => ({
+  params: { requestId: await freshRequest(h, w, kind) },
+  body,
+});
+
+/** Keyed `METHOD /path` as the OpenAPI document names them (paths without the /api prefix). */
+export const OPERATIONS: Record<string, Build> = {
+  /* Workspace and API keys */
+  'GET /auth': async () => ({}),
+  'GET /api-keys': async () => ({}),
+  'POST /api-keys': async () => ({ body: { name: `Key ${next()}` } }),
+  'DELETE /api-keys/{apiKeyId}': async (h, w) => ({
+    params: { apiKeyId: (await ok(asUser(h, w).post('/api/api-keys', { name: `Doomed ${next()}` }))).id },
+  }),
+  'GET /organizations': async () => ({}),
+  'GET /organization': async () => ({}),
+  'PUT /organization': async () => ({ body: { notes: `Notes ${next()}` } }),
+  'DELETE /organization': async () => ({}),
+  'POST /organization/rename': async () => ({ body: { domain: `renamed-${process.pid}-${Date.now().toString(36)}-${next()}` } }),
+
+  /* Projects and members */
+  'GET /projects': async () => ({}),
+  'POST /projects': async () => ({ body: { name: `Project ${next()}`, billable: true, notes: 'n' } }),
+  'GET /projects/{projectId}': async (_h, w) => ({ params: project(w) }),
+  'PUT /projects/{projectId}': async (_h, w) => ({ params: project(w), body: { notes: `Notes ${next()}` } }),
+  'DELETE /projects/{projectId}': async (h, w) => ({ params: { projectId: await freshProject(h, w) } }),
+  'GET /projects/{projectId}/members': async (_h, w) => ({ params: project(w) }),
+  'POST /projects/{projectId}/members': async (h, w) => ({
+    params: project(w),
+    body: { userId: (await h.user(w.ws)).userId, title: 'Engineer' },
+  }),
+  'GET /projects/{projectId}/members/{memberId}': async (_h, w) => ({ params: member(w) }),
+  'PUT /projects/{projectId}/members/{memberId}': async (_h, w) => ({ params: member(w), body: { title: `Title ${next()}` } }),
+  'DELETE /projects/{projectId}/members/{memberId}': async (h, w) => ({
+    params: { projectId: w.projectId, memberId: await freshMember(h, w) },
+  }),
+
+  /* Activities */
+  'GET /activities': async () => ({ query: { from: `${ACTIVITY_DAY}T00:00:00Z` } }),
+  'POST /activities': async (_h, w) => ({
+    body: { name: 'Work', startedAt: `${ACTIVITY_DAY}T11:00:00Z`, endedAt: `${ACTIVITY_DAY}T12:00:00Z`, projectId: w.projectId },
+  }),
+  'GET /activities/{activityId}': async (_h, w) => ({ params: { activityId: w.activityId } }),
+  'PUT /activities/{activityId}': async (_h, w) => ({ params: { activityId: w.activityId }, body: { name: `Work ${next()}` } }),
+  'DELETE /activities/{activityId}': async (h, w) => ({
+    params: {
+      activityId: (
+        await ok(
+          asUser(h, w).post('/api/activities', {
+            name: 'Doomed',
+            startedAt: `${ACTIVITY_DAY}T13:00:00Z`,
+            endedAt: `${ACTIVITY_DAY}T14:00:00Z`,
+            projectId: w.projectId,
+          }),
+        )
+      ).id,
+    },
+  }),
+
+  /* Revenue rates (of the user's membership) */
+  'GET /projects/{projectId}/members/{memberId}/rates/revenue': async (_h, w) => ({ params: member(w) }),
+  'POST /projects/{projectId}/members/{memberId}/rates/revenue': async (_h, w) => ({ params: member(w), body: rate() }),
+  'GET /projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}': async (_h, w) => ({
+    params: { ...member(w), revenueId: w.revenueRateId },
+  }),
+  'PUT /projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}': async (_h, w) => ({
+    params: { ...member(w), revenueId: w.revenueRateId },
+    body: rate({ from: '2026-01-01T00:00:00.000Z', to: '2027-01-01T00:00:00.000Z' }),
+  }),
+  'DELETE /projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}': async (h, w) => ({
+    params: {
+      ...member(w),
+      revenueId: (await ok(asAdmin(h, w).post(`/api/projects/${w.projectId}/members/${w.memberId}/rates/revenue`, rate()))).id,
+    },
+  }),
+
+  /* Cost rates (of the user) */
+  'GET /users/{userId}/rates/cost': async (_h, w) => ({ params: { userId: w.user.userId } }),
+  'POST /users/{userId}/rates/cost': async (_h, w) => ({ params: { userId: w.user.userId }, body: rate() }),
+  'GET /users/{userId}/rates/cost/{costId}': async (_h, w) => ({ params: { userId: w.user.userId, costId: w.costRateId } }),
+  'PUT /users/{userId}/rates/cost/{costId}': async (_h, w) => ({
+    params: { userId: w.user.userId, costId: w.costRateId },
+    body: rate({ from: '2026-01-01T00:00:00.000Z', to: '2027-01-01T00:00:00.000Z' }),
+  }),
+  'DELETE /users/{userId}/rates/cost/{costId}': async (h, w) => ({
+    params: {
+      userId: w.user.userId,
+      costId: (await ok(asAdmin(h, w).post(`/api/users/${w.user.userId}/rates/cost`, rate()))).id,
+    },
+  }),
+
+  /* Billing */
+  'GET /subscriptions': async () => ({}),
+  'PUT /subscriptions/{subscriptionId}': async (_h, w) => ({ params: { subscriptionId: w.subscriptionId }, body: { quantity: 5 } }),
+  'POST /checkout': async () => ({ body: { product: 1, quantity: 2 } }),
+  'GET /billing-history': async () => ({}),
+  'POST /receipt': async () => ({ body: { receiptBase64: 'aGVsbG8=' } }),
+
+  /* Geofences */
+  'GET /geofences': async () => ({}),
+  'POST /geofences': async (_h, w) => ({
+    body: { latitude: 48.1, longitude: 11.6, radius: 250, name: 'Site', enterAction: 'start', projectId: w.projectId },
+  }),
+  'GET /geofences/{geofenceId}': async (_h, w) => ({ params: { geofenceId: w.geofenceId } }),
+  'PUT /geofences/{geofenceId}': async (_h, w) => ({ params: { geofenceId: w.geofenceId }, body: { name: `Office ${next()}` } }),
+  'DELETE /geofences/{geofenceId}': async (h, w) => ({
+    params: { geofenceId: (await ok(asAdmin(h, w).post('/api/geofences', { latitude: 1, longitude: 2, radius: 3 }))).id },
+  }),
+
+  /* Users and preferences */
+  'GET /users': async () => ({}),
+  'POST /users': async () => ({ body: { email: `invitee-${process.pid}-${next()}@example.com`, name: 'Invitee', title: 'Tester' } }),
+  'GET /users/{userId}': async (_h, w) => ({ params: { userId: w.user.userId } }),
+  'PUT /users/{userId}': async (_h, w) => ({ params: { userId: w.user.userId }, body: { name: `Name ${next()}`, phone: '+49 30 1234' } }),
+  'DELETE /users/{userId}': async (h, w) => ({ params: { userId: (await h.user(w.ws)).userId } }),
+  'GET /users/{userId}/preferences': async (_h, w) => ({ params: { userId: w.user.userId } }),
+  'PUT /users/{userId}/preferences': async (_h, w) => ({
+    params: { userId: w.user.userId },
+    body: { timeZone: 'Europe/Berlin', desktop: { startTrackingOnStartup: true } },
+  }),
+
+  /* Reports (the user's) */
+  'GET /reports': async () => ({}),
+  'POST /reports': async () => ({
+    body: {
+      name: `Report ${next()}`,
+      period: 'custom',
+      start: '2026-07-01T00:00:00Z',
+      end: '2026-08-01T00:00:00Z',
+      dimensions: ['project', 'user'],
+      metrics: ['time', 'billableTime'],
+    },
+  }),
+  'GET /reports/{reportId}': async (_h, w) => ({ params: { reportId: w.reportId } }),
+  'PUT /reports/{reportId}': async (_h, w) => ({ params: { reportId: w.reportId }, body: { name: `Report ${next()}`, pinned: true } }),
+  'DELETE /reports/{reportId}': async (h, w) => ({
+    params: {
+      reportId: (
+        await ok(
+          asUser(h, w).post('/api/reports', {
+            name: `Doomed ${next()}`,
+            period: 'today',
+            start: '2026-07-04T00:00:00Z',
+            end: '2026-07-05T00:00:00Z',
+            dimensions: ['day'],
+            metrics: ['time'],
+          }),
+        )
+      ).id,
+    },
+  }),
+
+  /* Requests */
+  'GET /requests': async () => ({}),
+  'GET /requests/{requestId}': async (_h, w) => ({ params: { requestId: w.requests.projectAssignment } }),
+  'PUT /requests/{requestId}': resolve('impersonation'),
+  'POST /requests/projects/{projectId}/members/{memberId}/role': async (_h, w) => ({ params: member(w), body: { role: 'Administrator' } }),
+  'PUT /requests/{requestId}/projects/members/role': resolve('roleChange'),
+  'POST /requests/projects/{projectId}/members': async (_h, w) => ({ params: project(w), body: { userIds: [w.user.userId] } }),
+  'PUT /requests/{requestId}/projects/members': resolve('assignment'),
+  'POST /requests/projects/request-assignment': async () => ({}),
+  'PUT /requests/{requestId}/projects/assign': async (h, w) => ({
+    params: { requestId: await freshRequest(h, w, 'projectAssignment') },
+    body: { status: 'RESOLVED', projectIds: [w.projectId] },
+  }),
+  'POST /requests/timesheets/{year}/{week}/unlock': async () => ({ params: { year: '2026', week: '27' } }),
+  'POST /requests/timesheets/{year}/{week}/approvals': async () => ({ params: { year: '2026', week: '27' } }),
+  'PUT /requests/{requestId}/timesheets/unlock': resolve('timesheetUnlock'),
+  'PUT /requests/{requestId}/timesheets/approvals': resolve('timesheetApproval', { status: 'REJECTED' }),
+  'POST /auth/one-time': async (h, w) => ({ body: { token: await oneTimeToken(h, w.ws) } }),
+
+  /* Timesheets */
+  'PUT /timesheets/auto-lock': async () => ({ body: { reason: 'security suite' } }),
+  'POST /timesheets/lock': async (_h, w) => ({ body: { userId: w.user.userId, year: 2020, week: 10 } }),
+  'DELETE /timesheets/lock/{lockId}': async (h, w) => ({
+    params: { lockId: (await ok(asAdmin(h, w).post('/api/timesheets/lock', { userId: w.user.userId, ...uniqueWeek() }))).id },
+  }),
+  'GET /timesheets/locks': async () => ({ query: { year: '2020' } }),
+  'POST /timesheets/reminder': async () => ({ body: { reason: 'security suite' } }),
+};
+
+/** Every operation of the served OpenAPI document, as `METHOD /path`. */
+export async function servedOperations(h: Harness): Promise<string[]> {
+  const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
+  const operations: string[] = [];
+  for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+      if (item[method]) operations.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  return operations;
+}

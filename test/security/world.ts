@@ -1,0 +1,291 @@
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
+import { listMessages } from '../../src/areas/mail/repository.js';
+import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+import { as, type Harness, type Response, type TestUser, type TestWorkspace } from '../support/harness.js';
+
+/**
+ * A workspace seeded with one record of every kind, and the people the security suites act as:
+ *
+ * - `admin`: the workspace Administrator (who created the project, so also its project admin);
+ * - `user`: a plain User, member (role User) of the project, and the owner of the records that have
+ *   an owner (activity, report, cost rate, requests, API key, preferences, timesheet lock);
+ * - `projectAdmin`: a workspace User who is a member of the project with role Administrator;
+ * - `outsider`: a workspace User who is in no project and owns nothing.
+ */
+export interface World {
+  ws: TestWorkspace;
+  admin: TestUser;
+  user: TestUser;
+  projectAdmin: TestUser;
+  outsider: TestUser;
+  /** The project: admin and projectAdmin are its admins, user a plain member. */
+  projectId: string;
+  /** The user's membership of the project. */
+  memberId: string;
+  projectAdminMemberId: string;
+  /** The user's activity on the project. */
+  activityId: string;
+  /** A revenue rate of the user's membership. */
+  revenueRateId: string;
+  /** A cost rate of the user. */
+  costRateId: string;
+  /** A report of the user. */
+  reportId: string;
+  /** PENDING requests, one of each kind: made by the user (impersonation: by the CLI). */
+  requests: Record<RequestKind, string>;
+  /** The user's timesheet lock of 2020-W10. */
+  lockId: string;
+  geofenceId: string;
+  /** A stored subscription (its id is the provider's: unique to this world). */
+  subscriptionId: string;
+  /** A second API key of the user, made with POST /api-keys. */
+  apiKeyId: string;
+  /** An invited user (with an invitation in the outbox). */
+  invitedUserId: string;
+  /** The session token redeemed from a resolved impersonation request (acts as admin, one hour). */
+  sessionToken: string;
+}
+
+export const REQUEST_KINDS = ['roleChange', 'assignment', 'projectAssignment', 'impersonation', 'timesheetUnlock', 'timesheetApproval'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** The day every seeded activity is on (2026-W27), far from the seeded lock's week (2020-W10). */
+export const ACTIVITY_DAY = '2026-07-04';
+
+let sequence = 0;
+/** A number no other call in this process has had: for unique names, periods, weeks and ids. */
+export const next = () => ++sequence;
+
+export async function ok(promise: Promise<Response>, status = 200): Promise<any> {
+  const res = await promise;
+  expect(res.status, `${res.status} ${res.text}`).toBe(status);
+  return res.body;
+}
+
+/** A workspace with its four people only (no records): for suites that destroy or rename the workspace. */
+export async function seedPeople(h: Harness): Promise<Pick<World, 'ws' | 'admin' | 'user' | 'projectAdmin' | 'outsider'>> {
+  const ws = await h.workspace();
+  return {
+    ws,
+    admin: ws.admin,
+    user: await h.user(ws),
+    projectAdmin: await h.user(ws),
+    outsider: await h.user(ws),
+  };
+}
+
+/** A rate period no other one in this process overlaps: one day in the 2100s. */
+export function uniquePeriod(): { from: string; to: string } {
+  const day = new Date(Date.UTC(2100, 0, 1) + next() * 86_400_000);
+  return { from: day.toISOString(), to: new Date(day.getTime() + 86_400_000).toISOString() };
+}
+
+/** An ISO week no other call in this process has had (years 2001–2019, weeks 1–52). */
+export function uniqueWeek(): { year: number; week: number } {
+  const n = next();
+  return { year: 2001 + (Math.floor(n / 52) % 19), week: 1 + (n % 52) };
+}
+
+/** The token of the one-time sign-in link a resolved impersonation request sends (read from the outbox). */
+export async function oneTimeToken(h: Harness, ws: TestWorkspace, resolver: TestUser = ws.admin): Promise<string> {
+  const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
+  const request = await createImpersonationRequest(h.app.db, ws.organizationId, 'security suite');
+  await ok(as(h, ws, resolver).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
+  const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id) && m.kind === 'supportSignIn');
+  return /tto_[A-Za-z0-9_-]{43}/.exec(message!.body)![0];
+}
+
+/** Seeds a workspace with every kind of record (see World). */
+export async function seedWorld(h: Harness): Promise<World> {
+  const people = await seedPeople(h);
+  const { ws, admin, user, projectAdmin } = people;
+  const asAdmin = as(h, ws, admin);
+  const asUser = as(h, ws, user);
+  const n = next();
+
+  const project = await ok(asAdmin.post('/api/projects', { name: `Project ${n}`, billable: true }));
+  const member = await ok(asAdmin.post(`/api/projects/${project.id}/members`, { userId: user.userId }));
+  const projectAdminMember = await ok(
+    asAdmin.post(`/api/projects/${project.id}/members`, { userId: projectAdmin.userId, role: 'Administrator' }),
+  );
+  const activity = await ok(
+    asUser.post('/api/activities', {
+      name: 'Seeded work',
+      startedAt: `${ACTIVITY_DAY}T09:00:00Z`,
+      endedAt: `${ACTIVITY_DAY}T10:00:00Z`,
+      projectId: project.id,
+    }),
+  );
+  const revenueRate = await ok(
+    asAdmin.post(`/api/projects/${project.id}/members/${member.id}/rates/revenue`, {
+      currency: 'EUR',
+      from: '2026-01-01T00:00:00Z',
+      to: '2027-01-01T00:00:00Z',
+      taxRate: 19,
+      value: 100,
+    }),
+  );
+  const costRate = await ok(
+    asAdmin.post(`/api/users/${user.userId}/rates/cost`, {
+      currency: 'EUR',
+      from: '2026-01-01T00:00:00Z',
+      to: '2027-01-01T00:00:00Z',
+      taxRate: 0,
+      value: 40,
+    }),
+  );
+  const report = await ok(
+    asUser.post('/api/reports', {
+      name: `Report ${n}`,
+      period: 'custom',
+      start: '2026-07-01T00:00:00Z',
+      end: '2026-08-01T00:00:00Z',
+      dimensions: ['project'],
+      metrics: ['time'],
+      selectedProjects: [project.id],
+      selectedProjectMembers: [member.id],
+    }),
+  );
+  const requests: Record<RequestKind, string> = {
+    roleChange: (await ok(asUser.post(`/api/requests/projects/${project.id}/members/${member.id}/role`, { role: 'User' }))).id,
+    assignment: (await ok(asUser.post(`/api/requests/projects/${project.id}/members`, { userIds: [user.userId] }))).id,
+    projectAssignment: (await ok(asUser.post('/api/requests/projects/request-assignment'))).id,
+    impersonation: (await createImpersonationRequest(h.app.db, ws.organizationId, 'seeded')).id,
+    timesheetUnlock: (await ok(asUser.post('/api/requests/timesheets/2020/10/unlock'))).id,
+    timesheetApproval: (await ok(asUser.post('/api/requests/timesheets/2020/10/approvals'))).id,
+  };
+  const lock = await ok(asAdmin.post('/api/timesheets/lock', { userId: user.userId, year: 2020, week: 10 }));
+  const geofence = await ok(
+    asAdmin.post('/api/geofences', { latitude: 52.5, longitude: 13.4, radius: 150, name: 'Office', projectId: project.id }),
+  );
+  const subscriptionId = `sub_${ws.domain}`;
+  await insertSubscription(h.app.db, ws.organizationId, { id: subscriptionId, status: 'active', plan: 'free', quantity: 3 });
+  await insertBillingTransaction(h.app.db, ws.organizationId, { id: `txn_${ws.domain}`, amount: 0, currency: 'EUR', status: 'paid' });
+  await ok(asAdmin.post('/api/receipt', { receiptBase64: 'c2VlZGVk' }));
+  const apiKey = await ok(asUser.post('/api/api-keys', { name: 'seeded' }));
+  await ok(asUser.put(`/api/users/${user.userId}/preferences`, { locale: 'de-DE', notifications: { activityCreated: { email: false } } }));
+  const invited = await ok(asAdmin.post('/api/users', { email: `invited-${ws.domain}@example.com`, name: 'Invited' }));
+  await ok(asAdmin.post('/api/timesheets/reminder', { reason: 'seeded' }));
+  const session = await ok(h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token: await oneTimeToken(h, ws) } }));
+
+  return {
+    ...people,
+    projectId: project.id,
+    memberId: member.id,
+    projectAdminMemberId: projectAdminMember.id,
+    activityId: activity.id,
+    revenueRateId: revenueRate.id,
+    costRateId: costRate.id,
+    reportId: report.id,
+    requests,
+    lockId: lock.id,
+    geofenceId: geofence.id,
+    subscriptionId,
+    apiKeyId: apiKey.id,
+    invitedUserId: invited.id,
+    sessionToken: session.token,
+  };
+}
+
+/** Every id of the world's own records and people: none of them may show up in another workspace's answers. */
+export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
+  const ids: (string | undefined)[] = [
+    world.ws.organizationId,
+    world.admin?.userId,
+    world.user?.userId,
+    world.projectAdmin?.userId,
+    world.outsider?.userId,
+    world.projectId,
+    world.memberId,
+    world.projectAdminMemberId,
+    world.activityId,
+    world.revenueRateId,
+    world.costRateId,
+    world.reportId,
+    ...Object.values(world.requests ?? {}),
+    world.lockId,
+    world.geofenceId,
+    world.subscriptionId,
+    world.apiKeyId,
+    world.invitedUserId,
+  ];
+  return ids.filter((id): id is string => id !== undefined);
+}
+
+/* Dumps of the store */
+
+export type Dump = Record<string, Record<string, unknown>[]>;
+
+/** The names of every table of the store (the migrator's own included). */
+export async function tableNames(h: Harness): Promise<string[]> {
+  const db = h.app.db;
+  const rows =
+    h.store === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)
+      : await sql<{ name: string }>`select table_name as name from information_schema.tables
+          where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db);
+  return rows.rows.map((row) => row.name).sort();
+}
+
+/** Every row of every table, every column, in a stable order. */
+export async function dumpAll(h: Harness): Promise<Dump> {
+  const dump: Dump = {};
+  for (const table of await tableNames(h)) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(h.app.db);
+    dump[table] = sortRows(rows);
+  }
+  return dump;
+}
+
+/**
+ * The rows that belong to one workspace, from every table: those with its organization_id, and those
+ * reached through its users (user_id) or their accounts (account_id), and its organizations row.
+ */
+export async function dumpWorkspace(h: Harness, organizationId: string): Promise<Dump> {
+  const all = await dumpAll(h);
+  const users = (all.users ?? []).filter((row) => row.organization_id === organizationId);
+  const userIds = new Set(users.map((row) => row.id));
+  const accountIds = new Set(users.map((row) => row.account_id));
+  const dump: Dump = {};
+  for (const [table, rows] of Object.entries(all)) {
+    dump[table] = rows.filter(
+      (row) =>
+        row.organization_id === organizationId ||
+        (table === 'organizations' && row.id === organizationId) ||
+        (table === 'accounts' && accountIds.has(row.id)) ||
+        (typeof row.user_id === 'string' && userIds.has(row.user_id)) ||
+        (typeof row.account_id === 'string' && accountIds.has(row.account_id)),
+    );
+  }
+  return dump;
+}
+
+/** The dump without the columns that merely record use (an API key's lastUsedAt). */
+export function withoutUsageStamps(dump: Dump): Dump {
+  return { ...dump, api_keys: (dump.api_keys ?? []).map(({ last_used_at: _lastUsedAt, ...row }) => row) };
+}
+
+/** The rows of `after` that are not, identically, in `before`: what a call added or changed. */
+export function changedRows(before: Dump, after: Dump): Dump {
+  const changed: Dump = {};
+  for (const [table, rows] of Object.entries(after)) {
+    const old = new Set((before[table] ?? []).map((row) => stable(row)));
+    const fresh = rows.filter((row) => !old.has(stable(row)));
+    if (fresh.length > 0) changed[table] = fresh;
+  }
+  return changed;
+}
+
+function sortRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  return rows.map((row) => normalize(row)).sort((a, b) => (stable(a) < stable(b) ? -1 : stable(a) > stable(b) ? 1 : 0));
+}
+
+/** Plain JSON values: dates as ISO text, numbers from PostgreSQL's numeric/bigint text as they are. */
+function normalize(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+}
+
+export const stable = (row: Record<string, unknown>): string =>
+  JSON.stringify(Object.fromEntries(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : 1))));
