@@ -5,6 +5,7 @@ import type { OrganizationDomainsTable, OrganizationsTable } from './tables/orga
 import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
 import type {
   ActivitiesTable,
+  ActivityLengthBoundsTable,
   CostRatesTable,
   ProjectMembersTable,
   ProjectsTable,
@@ -23,6 +24,7 @@ export interface Database {
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
   activities: ActivitiesTable;
+  activity_length_bounds: ActivityLengthBoundsTable;
   revenue_rates: RevenueRatesTable;
   cost_rates: CostRatesTable;
   user_preferences: UserPreferencesTable;

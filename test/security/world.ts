@@ -118,6 +118,15 @@ export async function seedWorld(h: Harness): Promise<World> {
       projectId: project.id,
     }),
   );
+  // Over a day long: it records the user's longest activity (activity_length_bounds, GET /activities' look-back).
+  await ok(
+    asUser.post('/api/activities', {
+      name: 'Seeded long work',
+      startedAt: `${ACTIVITY_DAY}T18:00:00Z`,
+      endedAt: new Date(Date.parse(`${ACTIVITY_DAY}T18:00:00Z`) + 2 * 86_400_000).toISOString(),
+      projectId: project.id,
+    }),
+  );
   const revenueRate = await ok(
     asAdmin.post(`/api/projects/${project.id}/members/${member.id}/rates/revenue`, {
       currency: 'EUR',

@@ -1,6 +1,6 @@
-import { expressionBuilder, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Db } from '../../db/database.js';
+import { CompiledQuery, PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { PLUCK, type Db, type Dialect } from '../../db/database.js';
+import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
@@ -23,16 +23,81 @@ export interface ActivityFilter {
 /** Whose activities the reader may see: all of the workspace (admin), or their own plus those of projects they administer. */
 export type ActivityReader = { all: true } | { all: false; userId: string };
 
-const columns = ['id', 'user_id', 'project_id', 'name', 'billable', 'started_at', 'ended_at'] as const;
-type ListedRow = Pick<ActivityRow, (typeof columns)[number]>;
+/** Builds one statement's SQL text and its parameters, in the placeholder style of the store. */
+class Statement {
+  readonly parameters: unknown[] = [];
+  constructor(readonly dialect: Dialect) {}
+
+  /** A placeholder bound to the value (SQLite binds `?` by position: make them in text order). */
+  p(value: unknown): string {
+    this.parameters.push(value);
+    return this.dialect === 'postgres' ? `$${this.parameters.length}` : '?';
+  }
+
+  /**
+   * The statement, its text taken from earlier calls of the same shape when there were any: the very
+   * same string each time, so neither V8 nor the statement cache hashes a long text again.
+   */
+  compile(text: string, shape: string): CompiledQuery {
+    let known = Statement.texts.get(shape);
+    if (known === undefined) Statement.texts.set(shape, (known = text));
+    return CompiledQuery.raw(known, this.parameters);
+  }
+
+  private static readonly texts = new Map<string, string>();
+}
+
+/** PostgreSQL's rendering of one listed activity: the same bytes as SQLITE_ACTIVITY_ENTRY (see there). */
+const POSTGRES_ACTIVITY_ENTRY =
+  `to_json(id)::text || ':{"id":' || to_json(id)::text || ',"name":' || to_json(name)::text || ` +
+  `',"billable":' || case when billable then 'true' else 'false' end || ',"startedAt":' || to_json(started_at)::text || ` +
+  `',"endedAt":' || coalesce(to_json(ended_at)::text, 'null') || ',"projectId":' || coalesce(to_json(project_id)::text, 'null') || ` +
+  `',"userId":' || to_json(user_id)::text || '}'`;
+
+/** Before this, `from` bounds no index range (the arithmetic of fromBound stays within years 0001–9999). */
+const EARLIEST_BOUNDED_FROM = '0001-01-03T00:00:00.000Z';
+
+/** Whose activities a `from` bound is computed over: one user's, or the whole workspace's. */
+type BoundScope = { userId: string } | { organizationId: string };
 
 /**
- * The visible activities of a period, ordered by started_at then id.
+ * The earliest startedAt an activity ending after `from` (or still running) can have in the scope:
+ * `from` less a day, less the scope's longest activity when that is longer (activity_length_bounds),
+ * and no later than the start of the scope's oldest running timer. Read in the listing's own
+ * statement, so the bound and the rows come from one snapshot.
+ */
+function fromBound(q: Statement, from: string, scope: BoundScope): string {
+  const floor = new Date(Date.parse(from) - ACTIVITY_LENGTH_FLOOR_SECONDS * 1000).toISOString();
+  const [column, value] = 'userId' in scope ? ['user_id', scope.userId] : ['organization_id', scope.organizationId];
+  if (q.dialect === 'postgres') {
+    // Past year 1 (and so before PostgreSQL's earliest timestamp) the bound is '': no bound.
+    const at = `${q.p(from)}::timestamptz`;
+    return (
+      `(select min(b) from (select ${q.p(floor)}::text as b` +
+      ` union all select min(case when longest_seconds + 1 >= extract(epoch from (${at} - timestamptz '0001-01-01T00:00:00Z')) then ''` +
+      ` else to_char((${at} - make_interval(secs => longest_seconds + 1)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end)` +
+      ` from activity_length_bounds where ${column} = ${q.p(value)}` +
+      ` union all select min(started_at) from activities where ${column} = ${q.p(value)} and ended_at is null) bounds)`
+    );
+  }
+  const head = `(select min(b) from (select ${q.p(floor)} as b`;
+  const longest =
+    ` union all select min(coalesce(strftime('%Y-%m-%dT%H:%M:%fZ', ${q.p(from)}, '-' || (longest_seconds + 1) || ' seconds'), ''))` +
+    ` from activity_length_bounds where ${column} = ${q.p(value)}`;
+  const running = ` union all select min(started_at) from activities where ${column} = ${q.p(value)} and ended_at is null))`;
+  return head + longest + running;
+}
+
+/**
+ * The statement of GET /activities: the visible activities of a period, ordered by started_at then
+ * id, each rendered by the database as its JSON map entry (`"<id>":{…}`, the same bytes as the
+ * service's serializer makes; SQLite reads it ready-made from the index activities_user_listing for
+ * a user's activities) and joined in one row: no row object nor serializer runs per activity.
  *
- * Which index serves which query (migration 0002); in each, an equality picks the slice, `to` bounds
- * its started_at range, and the range is read in started_at order:
+ * Which index serves which branch; in each, an equality picks the slice and `from`/`to` bound its
+ * started_at range, read in started_at order:
+ * - `userId`, and a User's own activities: activities_user_listing (user_id, started_at, id, …);
  * - an administrator's whole workspace: activities_organization_started (organization_id, started_at);
- * - `userId`, and a User's own activities: activities_user_started (user_id, started_at);
  * - `projectId`: activities_project_started (project_id, started_at);
  * - the activities of the projects a User administers: project_members_user (user_id) finds the
  *   projects, then activities_project_started each one's activities.
@@ -40,85 +105,187 @@ type ListedRow = Pick<ActivityRow, (typeof columns)[number]>;
  * workspace, otherwise through the scoping row (the user, the project or the membership must be of
  * this workspace). Comparing activities.organization_id there too would tempt both planners into the
  * workspace-wide index instead of the user's or project's, which is the narrower one.
- * `from` (ended after it, or still running) is checked on the rows of that range: no index orders
- * activities by their end, and an activity's length has no upper bound that could turn `from` into a
- * started_at bound.
+ * `from` (ended after it, or still running) is checked on the rows of a range that starts at
+ * fromBound (migration 0005), so the rows read are about the rows answered, whatever the history.
+ * `administers: false` leaves out the branch of administered projects (the reader administers none).
  */
-export async function listActivities(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<ListedRow[]> {
-  return activityListQuery(db, filter, reader).execute();
+export function activityListStatement(
+  dialect: Dialect,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  options: { administers?: boolean } = {},
+): CompiledQuery {
+  const q = new Statement(dialect);
+  const { organizationId } = filter;
+  const entry = dialect === 'postgres' ? POSTGRES_ACTIVITY_ENTRY : SQLITE_ACTIVITY_ENTRY;
+
+  /** One branch: the rows of a slice (`where`) in the period, with the `from` bound of its scope. */
+  const branch = (where: string | null, scope: BoundScope) => {
+    const conditions = where === null ? [] : [where];
+    if (filter.userId !== undefined && !('userId' in scope && scope.userId === filter.userId)) {
+      conditions.push(`user_id = (select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`);
+    }
+    if (filter.projectId !== undefined) {
+      conditions.push(
+        `project_id = (select projects.id from projects where projects.id = ${q.p(filter.projectId)} and projects.organization_id = ${q.p(organizationId)})`,
+      );
+    }
+    if (filter.to !== undefined) conditions.push(`started_at < ${q.p(filter.to)}`);
+    if (filter.from !== undefined && filter.from >= EARLIEST_BOUNDED_FROM) {
+      conditions.push(`started_at >= ${fromBound(q, filter.from, scope)}`);
+    }
+    if (filter.from !== undefined) conditions.push(`(ended_at is null or ended_at > ${q.p(filter.from)})`);
+    return `from activities where ${conditions.join(' and ')}`;
+  };
+  const workspace = { organizationId };
+
+  const branches: string[] = [];
+  if (reader.all) {
+    if (filter.userId !== undefined) {
+      const user = `(select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`;
+      branches.push(branch(`user_id = ${user}`, { userId: filter.userId }));
+    } else if (filter.projectId !== undefined) {
+      branches.push(branch(null, workspace));
+    } else {
+      branches.push(branch(`organization_id = ${q.p(organizationId)}`, workspace));
+    }
+  } else {
+    // A User: their own activities (the caller is a user of this workspace), plus others' activities on
+    // the projects they are a project admin of (leaving out their own, so UNION ALL repeats nothing).
+    const wantsOwn = filter.userId === undefined || filter.userId === reader.userId;
+    const wantsOthers = filter.userId !== reader.userId && options.administers !== false;
+    if (wantsOwn) branches.push(branch(`user_id = ${q.p(reader.userId)}`, { userId: reader.userId }));
+    if (wantsOthers) {
+      const administered =
+        `project_id in (select project_members.project_id from project_members` +
+        ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
+        ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)})` +
+        ` and user_id != ${q.p(reader.userId)}`;
+      branches.push(branch(administered, workspace));
+    }
+  }
+  // Everything the text depends on (the values are parameters).
+  const shape = [
+    dialect,
+    reader.all,
+    filter.userId === undefined ? 0 : !reader.all && filter.userId === reader.userId ? 1 : 2,
+    filter.projectId !== undefined,
+    filter.to !== undefined,
+    filter.from === undefined ? 0 : filter.from >= EARLIEST_BOUNDED_FROM ? 1 : 2,
+    options.administers !== false,
+  ].join();
+  const order = 'order by started_at, id';
+  if (branches.length === 0) return q.compile(dialect === 'postgres' ? 'select null as entries' : `${PLUCK}select null`, shape);
+  if (dialect === 'postgres') {
+    const rows = branches.map((from) => `select ${entry} as entry, started_at, id ${from}`).join(' union all ');
+    return q.compile(`select string_agg(entry, ',' ${order}) as entries from (${rows}) as listed`, shape);
+  }
+  // SQLite aggregates the rows of an ordered subquery in that order (it never flattens such a subquery
+  // into an aggregate). Two branches are merged in order (each read in index order, or sorted alone).
+  // The entries leave as one blob: the bytes go to the socket as they are.
+  const rows =
+    branches.length === 1
+      ? `select ${entry} as entry ${branches[0]} ${order}`
+      : `${branches.map((from) => `select ${entry} as entry, started_at, id ${from}`).join(' union all ')} ${order}`;
+  return q.compile(`${PLUCK}select cast(group_concat(entry, ',') as blob) from (${rows})`, shape);
 }
 
-/** The statement of listActivities, unexecuted (tests read its query plan). */
-export function activityListQuery(db: Db, filter: ActivityFilter, reader: ActivityReader) {
-  const { organizationId } = filter;
-  const eb = expressionBuilder<Database, 'activities'>();
-  const conditions: Expression<SqlBool>[] = [];
-  if (filter.to !== undefined) conditions.push(eb('activities.started_at', '<', filter.to));
-  if (filter.from !== undefined) {
-    conditions.push(eb.or([eb('activities.ended_at', 'is', null), eb('activities.ended_at', '>', filter.from)]));
-  }
-  if (filter.userId !== undefined) {
-    const user = eb.selectFrom('users').select('users.id').where('users.id', '=', filter.userId).where('users.organization_id', '=', organizationId);
-    conditions.push(eb('activities.user_id', '=', user));
-  }
-  if (filter.projectId !== undefined) {
-    const project = eb
-      .selectFrom('projects')
-      .select('projects.id')
-      .where('projects.id', '=', filter.projectId)
-      .where('projects.organization_id', '=', organizationId);
-    conditions.push(eb('activities.project_id', '=', project));
-  }
-  const scoped = filter.userId !== undefined || filter.projectId !== undefined;
-  const select = () => db.selectFrom('activities').select(columns);
+/**
+ * GET /activities: the entries of the answer joined by commas, without the braces, rendered by the
+ * database (see activityListStatement): as bytes from SQLite, as text from PostgreSQL; null when
+ * there is none.
+ */
+export async function listActivitiesJson(
+  db: Db,
+  dialect: Dialect,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+): Promise<Buffer | string | null> {
+  // Most Users administer no project: their listing is then their own activities alone, one index range.
+  const administers = reader.all || filter.userId === reader.userId || (await administersAnyProject(db, filter.organizationId, reader.userId));
+  const result = await db.executeQuery<unknown>(activityListStatement(dialect, filter, reader, { administers }));
+  if (dialect === 'postgres') return (result.rows[0] as { entries: string | null }).entries;
+  return result.rows[0] as Buffer | null;
+}
 
-  if (reader.all) {
-    const query = scoped ? select() : select().where('activities.organization_id', '=', organizationId);
-    return query.where(eb.and(conditions)).orderBy('started_at').orderBy('id');
-  }
+/**
+ * A fixed statement, its text written once with `?` placeholders and numbered for PostgreSQL: the hot
+ * reads and writes of activities skip building and compiling a query on every call (and the store
+ * prepares each text once).
+ */
+function fixedStatement(text: string): (db: Db, parameters: unknown[]) => CompiledQuery {
+  let n = 0;
+  const numbered = text.replace(/\?/g, () => `$${++n}`);
+  return (db, parameters) => CompiledQuery.raw(db.getExecutor().adapter instanceof PostgresAdapter ? numbered : text, parameters);
+}
 
-  // A User: their own activities (the caller is a user of this workspace), plus others' activities on
-  // the projects they are a project admin of (leaving out their own, so UNION ALL repeats nothing).
-  const own = select().where('activities.user_id', '=', reader.userId).where(eb.and(conditions));
-  const administeredProjects = eb
-    .selectFrom('project_members')
-    .select('project_members.project_id')
-    .where('project_members.user_id', '=', reader.userId)
-    .where('project_members.role', '=', PROJECT_ADMIN_ROLE)
-    .where('project_members.archived', '=', toDbBool(false))
-    .where('project_members.organization_id', '=', organizationId);
-  const administered = select()
-    .where('activities.project_id', 'in', administeredProjects)
-    .where('activities.user_id', '!=', reader.userId)
-    .where(eb.and(conditions));
-  const wantsOwn = filter.userId === undefined || filter.userId === reader.userId;
-  const wantsOthers = filter.userId !== reader.userId;
-  const query = wantsOwn && wantsOthers ? own.unionAll(administered) : wantsOwn ? own : administered;
-  return query.orderBy('started_at').orderBy('id');
+const FIND_ACTIVITY = fixedStatement('select * from activities where id = ? and organization_id = ?');
+const FIND_RUNNING_TIMER = fixedStatement('select * from activities where user_id = ? and ended_at is null and organization_id = ?');
+const INSERT_ACTIVITY = fixedStatement(
+  'insert into activities (id, organization_id, user_id, project_id, name, billable, started_at, ended_at, created_at, updated_at)' +
+    ' values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+);
+const ADMINISTERS_ANY_PROJECT = fixedStatement(
+  'select 1 as yes from project_members where user_id = ? and role = ? and archived = ? and organization_id = ? limit 1',
+);
+
+/** Whether the user administers any project (an unarchived member with role Administrator). */
+async function administersAnyProject(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const found = await db.executeQuery(ADMINISTERS_ANY_PROJECT(db, [userId, PROJECT_ADMIN_ROLE, toDbBool(false), organizationId]));
+  return found.rows.length > 0;
 }
 
 export async function findActivity(db: Db, organizationId: string, activityId: string): Promise<ActivityRow | undefined> {
-  return db
-    .selectFrom('activities')
-    .selectAll()
-    .where('id', '=', activityId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return (await db.executeQuery<ActivityRow>(FIND_ACTIVITY(db, [activityId, organizationId]))).rows[0];
 }
 
 /** The user's running timer, if any (activities_one_running_timer: a partial unique index on user_id). */
 export async function findRunningTimer(db: Db, organizationId: string, userId: string): Promise<ActivityRow | undefined> {
-  return db
-    .selectFrom('activities')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('ended_at', 'is', null)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return (await db.executeQuery<ActivityRow>(FIND_RUNNING_TIMER(db, [userId, organizationId]))).rows[0];
+}
+
+type Timed = Pick<ActivityRow, 'organization_id' | 'user_id' | 'started_at' | 'ended_at'>;
+
+/**
+ * Keeps activity_length_bounds: an activity that ends more than a day after it starts raises its
+ * user's longest length, which GET /activities subtracts from `from` to bound the rows it reads
+ * (activityListStatement). Every write that gives an activity an end or moves it calls this, in the
+ * writer's transaction, so a listing never sees the activity without its bound. Lengths are only
+ * ever raised (a deleted or shortened activity leaves a bound that is merely generous).
+ */
+async function noteLength(db: Db, row: Timed): Promise<void> {
+  if (row.ended_at === null) return;
+  const seconds = Math.ceil((Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000);
+  if (!(seconds > ACTIVITY_LENGTH_FLOOR_SECONDS)) return;
+  await db
+    .insertInto('activity_length_bounds')
+    .values({ user_id: row.user_id, organization_id: row.organization_id, longest_seconds: seconds })
+    .onConflict((conflict) =>
+      conflict
+        .column('user_id')
+        .doUpdateSet({ longest_seconds: (eb) => eb.ref('excluded.longest_seconds') })
+        .where('activity_length_bounds.longest_seconds', '<', seconds),
+    )
+    .execute();
 }
 
 export async function insertActivity(db: Db, row: Insertable<ActivitiesTable>): Promise<void> {
-  await db.insertInto('activities').values(row).execute();
+  const endedAt = row.ended_at ?? null;
+  await db.executeQuery(
+    INSERT_ACTIVITY(db, [
+      row.id,
+      row.organization_id,
+      row.user_id,
+      row.project_id ?? null,
+      row.name,
+      row.billable,
+      row.started_at,
+      endedAt,
+      row.created_at,
+      row.updated_at,
+    ]),
+  );
+  await noteLength(db, { ...row, ended_at: endedAt });
 }
 
 export async function updateActivity(
@@ -127,24 +294,31 @@ export async function updateActivity(
   activityId: string,
   changes: Updateable<ActivitiesTable>,
 ): Promise<void> {
-  await db
+  const query = db
     .updateTable('activities')
     .set({ ...changes, updated_at: nowIso() })
     .where('id', '=', activityId)
-    .where('organization_id', '=', organizationId)
-    .execute();
+    .where('organization_id', '=', organizationId);
+  if (changes.started_at === undefined && changes.ended_at === undefined) {
+    await query.execute();
+    return;
+  }
+  const after = await query.returning(['organization_id', 'user_id', 'started_at', 'ended_at']).executeTakeFirst();
+  if (after) await noteLength(db, after);
 }
 
 /** Stops a timer unless someone stopped it first; true when this call stopped it. */
 export async function closeTimer(db: Db, organizationId: string, activityId: string, endedAt: string): Promise<boolean> {
-  const result = await db
+  const closed = await db
     .updateTable('activities')
     .set({ ended_at: endedAt, updated_at: nowIso() })
     .where('id', '=', activityId)
     .where('ended_at', 'is', null)
     .where('organization_id', '=', organizationId)
+    .returning(['organization_id', 'user_id', 'started_at', 'ended_at'])
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (closed) await noteLength(db, closed);
+  return closed !== undefined;
 }
 
 export async function deleteActivity(db: Db, organizationId: string, activityId: string): Promise<boolean> {
@@ -180,7 +354,7 @@ export async function findUserRole(db: Db, organizationId: string, userId: strin
   return row?.role;
 }
 
-export function toActivity(row: ListedRow): Activity {
+export function toActivity(row: Pick<ActivityRow, 'id' | 'user_id' | 'project_id' | 'name' | 'billable' | 'started_at' | 'ended_at'>): Activity {
   return {
     id: row.id,
     name: row.name,

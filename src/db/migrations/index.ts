@@ -4,6 +4,7 @@ import * as foundation from './0001_foundation.js';
 import * as trackingAndPeople from './0002_tracking_and_people.js';
 import * as billingAndGeofences from './0003_billing_and_geofences.js';
 import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
+import * as activityListing from './0005_activity_listing.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -19,4 +20,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0002_tracking_and_people': trackingAndPeople,
   '0003_billing_and_geofences': billingAndGeofences,
   '0004_requests_and_timesheets': requestsAndTimesheets,
+  '0005_activity_listing': activityListing,
 };

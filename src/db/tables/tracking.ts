@@ -44,6 +44,13 @@ export interface ActivitiesTable {
   updated_at: string;
 }
 
+/** Per user, the longest closed activity when it is over a day (migration 0005): the look-back of `from`. */
+export interface ActivityLengthBoundsTable {
+  user_id: string;
+  organization_id: string;
+  longest_seconds: number;
+}
+
 /** Columns shared by revenue rates (per project member) and cost rates (per user). */
 interface RateColumns {
   id: string;
