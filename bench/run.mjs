@@ -252,7 +252,7 @@ async function memoryCase(server, fixture) {
   try {
     fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
   } catch {
-    // Not allowed here: the sampled RSS below still bounds the peak from beneath.
+    // Not allowed here: VmHWM is then the process's lifetime peak (the sampled RSS bounds it from beneath).
   }
   let sampled = before.rss;
   const timer = setInterval(() => {
@@ -300,7 +300,8 @@ function printTable(store, results, scaling, memory, meta) {
     const base = scaling[0];
     for (const s of scaling) {
       lines.push(
-        `  ${pad(s.activities.toLocaleString('en'), 10, true)} activities: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs, 1)} µs CPU/req, ${fmt(s.ratio * 100, 1)} % of ceiling; cost × ${fmt(s.cpuUs / base.cpuUs, 2)} (CPU), × ${fmt(base.rps / s.rps, 2)} (req/s) of the ${base.activities.toLocaleString('en')} one`,
+        `  ${pad(s.activities.toLocaleString('en'), 10, true)} activities: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs, 1)} µs CPU/req, ${fmt(s.ratio * 100, 1)} % of ceiling;` +
+          ` cost × ${fmt(base.ratio / s.ratio, 2)} (by ratio to the ceiling), × ${fmt(s.cpuUs / base.cpuUs, 2)} (CPU), × ${fmt(base.rps / s.rps, 2)} (req/s) of the ${base.activities.toLocaleString('en')} one`,
       );
     }
   }
@@ -333,26 +334,30 @@ async function runStore(store) {
   const fixtures = await seed(url, workspaces, log);
   const main = fixtures[fixtures.length - 1];
 
-  const port = await freePort();
-  const server = await startProcess(
-    0,
-    [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(ROOT, 'bin/start.js')],
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url,
-      BASE_DOMAIN: 'localhost',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      BOOTSTRAP: 'false',
-      // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
-      RATE_LIMIT_PER_ADDRESS: '1000000000',
-      RATE_LIMIT_PER_TOKEN: '1000000000',
-    },
-    '/readyz',
-    port,
-  );
-  server.port = port;
+  const startServer = async () => {
+    const port = await freePort();
+    const started = await startProcess(
+      0,
+      [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(ROOT, 'bin/start.js')],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: url,
+        BASE_DOMAIN: 'localhost',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        BOOTSTRAP: 'false',
+        // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
+        RATE_LIMIT_PER_ADDRESS: '1000000000',
+        RATE_LIMIT_PER_TOKEN: '1000000000',
+      },
+      '/readyz',
+      port,
+    );
+    started.port = port;
+    return started;
+  };
+  let server = await startServer();
   const ceilingPort = await freePort();
   const ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
   ceiling.port = ceilingPort;
@@ -379,7 +384,12 @@ async function runStore(store) {
         log(`[${store}] scaling ${fixture.activities}: ${shape.entries} entries, ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req`);
       }
     }
-    if (!ONLY || ONLY.includes('memory')) memory = await memoryCase(server, main);
+    if (!ONLY || ONLY.includes('memory')) {
+      // On a server of its own (as after a restart), so what earlier cases left on the heap does not count.
+      await stopProcess(server);
+      server = await startServer();
+      memory = await memoryCase(server, main);
+    }
   } finally {
     await stopProcess(server);
     await stopProcess(ceiling);
