@@ -84,6 +84,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Nothing is acknowledged before it is on disk: an answer waits for the flush of the writes before it (Store.durable).
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    if (!store.writesPending) return done(null, payload);
+    store.durable().then(() => done(null, payload), done);
+  });
   await app.register(problems);
   await app.register(jsonBodies);
   await app.register(openapi);

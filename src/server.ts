@@ -7,7 +7,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp({ config });
   const created = await bootstrapDemoWorkspace(app);
-  if (created) process.stdout.write(bootstrapBanner(app, created) + '\n');
+  if (created) {
+    await app.store.durable(); // the key is shown once: it must be on disk first
+    process.stdout.write(bootstrapBanner(app, created) + '\n');
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -1,12 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runCrashTest, type Write } from '../scripts/crash-test.mjs';
-import { openStore } from '../src/db/database.js';
 import { eachStore, sharedDatabaseUrl } from './support/processes.js';
 
 /*
@@ -98,18 +93,3 @@ for (const store of eachStore) {
     }, 120_000);
   });
 }
-
-describe('SQLite store settings', () => {
-  it('a file store runs in WAL mode with synchronous=FULL: a commit is on disk before its request is answered', async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-pragma-')), 'timetrack.db');
-    const store = openStore(`sqlite:${file}`);
-    try {
-      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
-      const level = await sql<{ synchronous: number }>`pragma synchronous`.execute(store.db);
-      expect(mode.rows).toEqual([{ journal_mode: 'wal' }]);
-      expect(level.rows).toEqual([{ synchronous: 2 }]); // 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
-    } finally {
-      await store.close();
-    }
-  });
-});

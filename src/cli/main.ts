@@ -23,7 +23,9 @@ async function withApp<T>(work: (app: FastifyInstance) => Promise<T>): Promise<T
   const config = { ...loadConfig(), logLevel: process.env.LOG_LEVEL ?? 'warn' };
   const app = await buildApp({ config, logStream: process.stderr });
   try {
-    return await work(app);
+    const result = await work(app);
+    await app.store.durable(); // printed means on disk
+    return result;
   } finally {
     await app.close();
   }

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { WalSync, type Flush } from './wal-sync.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,6 +16,13 @@ export interface Store {
   dialect: Dialect;
   /** The PostgreSQL schema the store is confined to, when DATABASE_URL names one. */
   schema?: string;
+  /**
+   * Resolves once every write made so far is on disk, so it may be acknowledged. Immediate where a
+   * commit itself waits for the disk (PostgreSQL, SQLite at FULL) or there is no disk (in memory).
+   */
+  durable(): Promise<void>;
+  /** Whether durable() would wait: a cheap test for the hot path. */
+  readonly writesPending: boolean;
   /** Answers when the database does: used by /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -23,40 +31,58 @@ export interface Store {
 // int8 (counts, sums) arrive as JavaScript numbers, as they do from SQLite.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+export interface StoreOptions {
+  /** SQLite files: the WAL's flush, replaceable in tests (see WalSync). */
+  flush?: Flush;
+}
+
 /**
  * Opens the store named by a DATABASE_URL:
- * `sqlite:path/to/file.db[?synchronous=normal]`, `sqlite::memory:`, or
+ * `sqlite:path/to/file.db[?synchronous=full|normal]`, `sqlite::memory:`, or
  * `postgres://user@host:port/db[?schema=name]`.
  * The optional `schema` parameter confines a PostgreSQL store to one schema (created if missing).
- * The optional `synchronous=normal` trades SQLite's default durability (FULL: every commit is on
- * disk before it is acknowledged) for write speed: in WAL mode a commit then survives a crash of the
- * process but may be lost, never corrupting the database, when the machine itself loses power.
+ *
+ * A SQLite file runs in WAL mode. By default its writes are group-committed (WalSync): a commit is
+ * on disk before durable() resolves, with one fsync off the event loop for many commits. Callers
+ * that acknowledge a write await durable() first (the app does it for every answer).
+ * `synchronous=full` flushes inside every commit instead (on the event loop); `synchronous=normal`
+ * never waits for the disk: a commit then survives a crash of the process but may be lost, never
+ * corrupting the database, when the machine itself loses power.
  */
-export function openStore(url: string): Store {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+export function openStore(url: string, options: StoreOptions = {}): Store {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }
 
-function openSqlite(location: string): Store {
+const alreadyDurable = () => Promise.resolve();
+
+function openSqlite(location: string, options: StoreOptions): Store {
   const option = /\?synchronous=(full|normal)$/i.exec(location);
   const file = option ? location.slice(0, option.index) : location;
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const connection = new SqliteDatabase(inMemory ? ':memory:' : file);
   if (!inMemory) connection.pragma('journal_mode = WAL');
-  // FULL (the default): a transaction is on disk before the request that made it is acknowledged.
-  connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : 'FULL'}`);
+  const walSync = inMemory || option ? undefined : new WalSync(file, options.flush);
+  connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : walSync ? 'NORMAL' : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection, walSync) }) });
   return {
     db,
     dialect: 'sqlite',
+    durable: walSync ? () => walSync.durable() : alreadyDurable,
+    get writesPending() {
+      return walSync?.pending ?? false;
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await walSync?.close();
+      await db.destroy();
+    },
   };
 }
 
@@ -76,24 +102,28 @@ const STATEMENT_CACHE_SIZE = 500;
  * Statements recompile themselves after a schema change (SQLite re-prepares on SQLITE_SCHEMA).
  * One connection runs one query at a time (Kysely's mutex), so a cached statement is never in use twice.
  */
-function withStatementCache(connection: SqliteDatabase.Database): SqliteDialectConfig['database'] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSync | undefined): SqliteDialectConfig['database'] {
+  const statements = new Map<string, { statement: SqliteDatabase.Statement; writes: boolean }>();
   return {
     close: () => {
       statements.clear();
       connection.close();
     },
     prepare: (text: string) => {
-      let statement = statements.get(text);
-      if (statement === undefined) {
-        statement = connection.prepare(text);
+      let cached = statements.get(text);
+      if (cached === undefined) {
+        const statement = connection.prepare(text);
         if (text.startsWith(PLUCK)) statement.pluck();
+        // SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count.
+        cached = { statement, writes: !statement.readonly || /^\s*commit\b/i.test(text) };
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       } else {
         statements.delete(text);
       }
-      statements.set(text, statement);
-      return statement;
+      statements.set(text, cached);
+      // Kysely runs a statement right after preparing it, in the same turn of the event loop.
+      if (cached.writes) walSync?.noteWrite();
+      return cached.statement;
     },
   };
 }
@@ -127,6 +157,9 @@ function openPostgres(url: string): Store {
     db,
     dialect: 'postgres',
     ...(schema ? { schema } : {}),
+    // A COMMIT answers once it is on disk (synchronous_commit on, PostgreSQL's default).
+    durable: alreadyDurable,
+    writesPending: false,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

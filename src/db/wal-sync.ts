@@ -1,0 +1,101 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Flushes one file to disk; replaceable in tests to observe or hold the flush. */
+export type Flush = (file: string) => Promise<void>;
+
+/**
+ * fdatasync through handles kept open (opening and closing one per flush cost more than the flush).
+ * SQLite never replaces the WAL file while its connection is open, so a handle stays on the right
+ * file; after a failure the next flush opens the file afresh.
+ */
+class KeptOpenFiles {
+  private readonly handles = new Map<string, Promise<fs.FileHandle>>();
+
+  readonly flush: Flush = async (file) => {
+    let handle = this.handles.get(file);
+    if (handle === undefined) this.handles.set(file, (handle = fs.open(file, 'r')));
+    try {
+      await (await handle).datasync();
+    } catch (error) {
+      this.handles.delete(file);
+      await handle.then((h) => h.close()).catch(() => undefined);
+      throw error;
+    }
+  };
+
+  async close(): Promise<void> {
+    const open = [...this.handles.values()];
+    this.handles.clear();
+    await Promise.all(open.map((handle) => handle.then((h) => h.close()).catch(() => undefined)));
+  }
+}
+
+/**
+ * Group commit for a SQLite store in WAL mode at `synchronous = NORMAL`.
+ *
+ * At FULL, SQLite flushes the WAL inside every COMMIT, on the thread that runs it: better-sqlite3
+ * runs on the event loop, so every write request stalled the whole server for an fsync. At NORMAL a
+ * commit only writes the WAL; this flushes it afterwards, off the event loop, once for every commit
+ * made since the previous flush, and a write is acknowledged only once a flush that started after
+ * its commit has finished. That is FULL's promise (what was acknowledged survives a power loss), at
+ * one flush for many concurrent writes instead of one each. (Checkpoints are SQLite's own: at NORMAL
+ * it flushes the WAL before and the database file after each one, as at FULL.)
+ *
+ * Writes are counted as statements run (`noteWrite`); `durable()` resolves when every write counted
+ * so far is on disk. A flush covers all frames written before it starts: fdatasync writes back every
+ * dirty page of the file, whichever descriptor wrote it.
+ */
+export class WalSync {
+  private written = 0;
+  private flushed = 0;
+  private flushing: Promise<void> | undefined;
+  private directoryFlushed = false;
+  private readonly files = new KeptOpenFiles();
+  private readonly flush: Flush;
+
+  constructor(
+    private readonly databaseFile: string,
+    flush?: Flush,
+  ) {
+    this.flush = flush ?? this.files.flush;
+  }
+
+  noteWrite(): void {
+    this.written++;
+  }
+
+  /** Whether writes are waiting for a flush (a cheap test before awaiting durable()). */
+  get pending(): boolean {
+    return this.flushed < this.written;
+  }
+
+  /** Resolves once every write noted before this call is on disk; rejects when a flush fails. */
+  async durable(): Promise<void> {
+    const needed = this.written;
+    while (this.flushed < needed) {
+      // One flush at a time: a write noted during a flush waits for the next one, which covers all of them.
+      this.flushing ??= this.flushOnce().finally(() => {
+        this.flushing = undefined;
+      });
+      await this.flushing;
+    }
+  }
+
+  /** Flushes what is pending, then lets go of the files. */
+  async close(): Promise<void> {
+    await this.durable();
+    await this.files.close();
+  }
+
+  private async flushOnce(): Promise<void> {
+    const covered = this.written;
+    await this.flush(`${this.databaseFile}-wal`);
+    if (!this.directoryFlushed) {
+      // The WAL's directory entry, once: a file created since its folder was last flushed could vanish with it.
+      await this.flush(path.dirname(path.resolve(this.databaseFile)));
+      this.directoryFlushed = true;
+    }
+    this.flushed = Math.max(this.flushed, covered);
+  }
+}
