@@ -1,5 +1,6 @@
-import { CompiledQuery, PostgresAdapter, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { PLUCK, type Db, type Dialect } from '../../db/database.js';
+import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
@@ -208,19 +209,8 @@ export async function listActivitiesJson(
   return result.rows[0] as Buffer | null;
 }
 
-/**
- * A fixed statement, its text written once with `?` placeholders and numbered for PostgreSQL: the hot
- * reads and writes of activities skip building and compiling a query on every call (and the store
- * prepares each text once).
- */
-function fixedStatement(text: string): (db: Db, parameters: unknown[]) => CompiledQuery {
-  let n = 0;
-  const numbered = text.replace(/\?/g, () => `$${++n}`);
-  return (db, parameters) => CompiledQuery.raw(db.getExecutor().adapter instanceof PostgresAdapter ? numbered : text, parameters);
-}
-
-const FIND_ACTIVITY = fixedStatement('select * from activities where id = ? and organization_id = ?');
-const FIND_RUNNING_TIMER = fixedStatement('select * from activities where user_id = ? and ended_at is null and organization_id = ?');
+const FIND_ACTIVITY = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ?');
+const FIND_RUNNING_TIMER = fixedStatement<ActivityRow>('select * from activities where user_id = ? and ended_at is null and organization_id = ?');
 const INSERT_ACTIVITY = fixedStatement(
   'insert into activities (id, organization_id, user_id, project_id, name, billable, started_at, ended_at, created_at, updated_at)' +
     ' values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -231,17 +221,17 @@ const ADMINISTERS_ANY_PROJECT = fixedStatement(
 
 /** Whether the user administers any project (an unarchived member with role Administrator). */
 async function administersAnyProject(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const found = await db.executeQuery(ADMINISTERS_ANY_PROJECT(db, [userId, PROJECT_ADMIN_ROLE, toDbBool(false), organizationId]));
-  return found.rows.length > 0;
+  const found = await ADMINISTERS_ANY_PROJECT(db, [userId, PROJECT_ADMIN_ROLE, toDbBool(false), organizationId]);
+  return found.length > 0;
 }
 
 export async function findActivity(db: Db, organizationId: string, activityId: string): Promise<ActivityRow | undefined> {
-  return (await db.executeQuery<ActivityRow>(FIND_ACTIVITY(db, [activityId, organizationId]))).rows[0];
+  return (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
 }
 
 /** The user's running timer, if any (activities_one_running_timer: a partial unique index on user_id). */
 export async function findRunningTimer(db: Db, organizationId: string, userId: string): Promise<ActivityRow | undefined> {
-  return (await db.executeQuery<ActivityRow>(FIND_RUNNING_TIMER(db, [userId, organizationId]))).rows[0];
+  return (await FIND_RUNNING_TIMER(db, [userId, organizationId]))[0];
 }
 
 type Timed = Pick<ActivityRow, 'organization_id' | 'user_id' | 'started_at' | 'ended_at'>;
@@ -271,20 +261,18 @@ async function noteLength(db: Db, row: Timed): Promise<void> {
 
 export async function insertActivity(db: Db, row: Insertable<ActivitiesTable>): Promise<void> {
   const endedAt = row.ended_at ?? null;
-  await db.executeQuery(
-    INSERT_ACTIVITY(db, [
-      row.id,
-      row.organization_id,
-      row.user_id,
-      row.project_id ?? null,
-      row.name,
-      row.billable,
-      row.started_at,
-      endedAt,
-      row.created_at,
-      row.updated_at,
-    ]),
-  );
+  await INSERT_ACTIVITY(db, [
+    row.id,
+    row.organization_id,
+    row.user_id,
+    row.project_id ?? null,
+    row.name,
+    row.billable,
+    row.started_at,
+    endedAt,
+    row.created_at,
+    row.updated_at,
+  ]);
   await noteLength(db, { ...row, ended_at: endedAt });
 }
 

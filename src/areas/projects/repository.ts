@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { fixedStatement } from '../../db/fixed-statement.js';
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
 import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
@@ -19,20 +20,14 @@ export const projectNameKey = (name: string): string => name.trim().normalize('N
  * (primary key of projects, then the project_members_one_per_user unique index).
  */
 export async function findProjectWithMembership(db: Db, organizationId: string, projectId: string, userId: string) {
-  return db
-    .selectFrom('projects')
-    .leftJoin('project_members as m', (join) =>
-      join
-        .onRef('m.project_id', '=', 'projects.id')
-        .on('m.user_id', '=', userId)
-        .on('m.archived', '=', toDbBool(false)),
-    )
-    .selectAll('projects')
-    .select(['m.id as member_id', 'm.role as member_role'])
-    .where('projects.id', '=', projectId)
-    .where('projects.organization_id', '=', organizationId)
-    .executeTakeFirst();
+  return (await FIND_PROJECT_WITH_MEMBERSHIP(db, [userId, toDbBool(false), projectId, organizationId]))[0];
 }
+
+const FIND_PROJECT_WITH_MEMBERSHIP = fixedStatement<ProjectRow & { member_id: string | null; member_role: string | null }>(
+  'select projects.*, m.id as member_id, m.role as member_role from projects' +
+    ' left join project_members as m on m.project_id = projects.id and m.user_id = ? and m.archived = ?' +
+    ' where projects.id = ? and projects.organization_id = ?',
+);
 
 /** Every project of the workspace, or (with memberUserId) those the user is an unarchived member of. */
 export async function listProjects(db: Db, organizationId: string, memberUserId?: string): Promise<ProjectRow[]> {

@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { fixedStatement } from '../../db/fixed-statement.js';
+import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import type { TimesheetLocksTable } from '../../db/tables/workflows.js';
 import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
@@ -20,11 +22,8 @@ export interface LockSettings {
 }
 
 export async function findLockSettings(db: Db, organizationId: string): Promise<LockSettings> {
-  const row = await db
-    .selectFrom('organizations')
-    .select(['locking_enabled', 'locking_time_zone', 'time_zone', 'unlock_duration', 'lock_year', 'lock_week'])
-    .where('id', '=', organizationId)
-    .executeTakeFirstOrThrow();
+  const [row] = await FIND_LOCK_SETTINGS(db, [organizationId]);
+  if (row === undefined) throw new Error(`no organization ${organizationId}`);
   return {
     enabled: fromDbBool(row.locking_enabled),
     timeZone: row.locking_time_zone || row.time_zone || 'UTC',
@@ -32,6 +31,11 @@ export async function findLockSettings(db: Db, organizationId: string): Promise<
     locked: row.lock_year !== null && row.lock_week !== null ? { year: row.lock_year, week: row.lock_week } : null,
   };
 }
+
+// Read on every write of time: a fixed statement (no query building per call).
+const FIND_LOCK_SETTINGS = fixedStatement<
+  Pick<Selectable<OrganizationsTable>, 'locking_enabled' | 'locking_time_zone' | 'time_zone' | 'unlock_duration' | 'lock_year' | 'lock_week'>
+>('select locking_enabled, locking_time_zone, time_zone, unlock_duration, lock_year, lock_week from organizations where id = ?');
 
 export async function recordAutoLock(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
   await db
@@ -75,14 +79,10 @@ export async function upsertLock(
 
 /** The lock record of one user and week (the timesheet_locks_one_per_week index). */
 export async function findLockOfWeek(db: Db, userId: string, week: IsoWeek): Promise<LockRow | undefined> {
-  return db
-    .selectFrom('timesheet_locks')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('year', '=', week.year)
-    .where('week', '=', week.week)
-    .executeTakeFirst();
+  return (await FIND_LOCK_OF_WEEK(db, [userId, week.year, week.week]))[0];
 }
+
+const FIND_LOCK_OF_WEEK = fixedStatement<LockRow>('select * from timesheet_locks where user_id = ? and year = ? and week = ?');
 
 export async function deleteLock(db: Db, organizationId: string, lockId: string): Promise<boolean> {
   const result = await db
