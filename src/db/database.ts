@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
 import pg from 'pg';
+import { BatchingSqliteDialect } from './batched-transactions.js';
 import type { Database } from './schema.js';
 import { WalSync, type Flush } from './wal-sync.js';
 
@@ -68,10 +69,13 @@ function openSqlite(location: string, options: StoreOptions): Store {
   connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : walSync ? 'NORMAL' : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection, walSync) }) });
+  const dialect = new BatchingSqliteDialect({ database: withStatementCache(connection, walSync) }, connection);
+  const batches = dialect.driver;
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: 'sqlite',
+    // A batch has committed before the transactions in it resolve (BatchingSqliteDialect): only the WAL's flush is left.
     durable: walSync ? () => walSync.durable() : alreadyDurable,
     get writesPending() {
       return walSync?.pending ?? false;
@@ -80,18 +84,12 @@ function openSqlite(location: string, options: StoreOptions): Store {
       await sql`select 1`.execute(db);
     },
     close: async () => {
+      await batches.settled().catch(() => undefined);
       await walSync?.close();
       await db.destroy();
     },
   };
 }
-
-/**
- * A SQLite query whose SQL starts with this comment answers each row's first column alone
- * (better-sqlite3's pluck mode) instead of an object per row: for reading many rendered JSON
- * fragments without a JavaScript object for each. To PostgreSQL it is just a comment.
- */
-export const PLUCK = '/* pluck */ ';
 
 /** Prepared statements kept per SQL text; the least recently used goes past this many. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -113,7 +111,6 @@ function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSyn
       let cached = statements.get(text);
       if (cached === undefined) {
         const statement = connection.prepare(text);
-        if (text.startsWith(PLUCK)) statement.pluck();
         // SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count.
         cached = { statement, writes: !statement.readonly || /^\s*commit\b/i.test(text) };
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);

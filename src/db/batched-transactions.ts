@@ -1,0 +1,132 @@
+import type SqliteDatabase from 'better-sqlite3';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+
+/** One outer transaction shared by the request transactions of one turn of the event loop. */
+interface Batch {
+  committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+const raw = (text: string) => CompiledQuery.raw(text);
+
+/**
+ * Kysely's SQLite driver, with the transactions that start within one turn of the event loop
+ * committed together: the first opens an outer transaction (BEGIN IMMEDIATE) and schedules its
+ * COMMIT for the end of the turn; each transaction runs inside it as a savepoint, released on
+ * success and rolled back to on failure, so each stays atomic and isolated in the serial order of
+ * the single connection. One COMMIT then writes the pages of many requests to the WAL once (a
+ * page changed by several of them, such as the end of an index, is written once), instead of once
+ * per request.
+ *
+ * Nothing of a batch may count before its COMMIT: whoever used the connection while a batch was
+ * open gets the connection's release (and so the end of its transaction or query) only once that
+ * batch has committed, and an error if it did not (SQLite may roll a whole transaction back on its
+ * own, after an I/O error or a full disk): every request that shared a lost batch fails instead of
+ * being answered.
+ */
+class BatchingSqliteDriver extends SqliteDriver {
+  private batch: Batch | undefined;
+
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly connection: SqliteDatabase.Database,
+  ) {
+    super(config);
+  }
+
+  /**
+   * Resolves once the batch open now (if any) has committed, rejecting if it did not. A later batch
+   * holds nothing of a caller that has finished its work, so it is not waited for.
+   */
+  async settled(): Promise<void> {
+    await this.batch?.committed;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.batch && !this.connection.inTransaction) this.lose(new Error('SQLite rolled back the batched transaction'));
+    if (this.batch === undefined) {
+      await connection.executeQuery(raw('begin immediate'));
+      this.batch = newBatch();
+      setImmediate(() => void this.commitBatch());
+    }
+    await connection.executeQuery(raw('savepoint request'));
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(raw('release request'));
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.connection.inTransaction) {
+      // The error rolled back the outer transaction too: the batch is lost with it.
+      this.lose(new Error('SQLite rolled back the batched transaction'));
+      return;
+    }
+    await connection.executeQuery(raw('rollback to request'));
+    await connection.executeQuery(raw('release request'));
+  }
+
+  /**
+   * Hands the connection on, then waits for the batch open while the caller held it: whatever the
+   * caller wrote or read there counts only once that batch has committed, so its transaction (or
+   * query) resolves only then, and rejects if the batch was lost.
+   */
+  override async releaseConnection(): Promise<void> {
+    const batch = this.batch;
+    await super.releaseConnection();
+    if (batch) await batch.committed;
+  }
+
+  override async destroy(): Promise<void> {
+    await this.settled().catch(() => undefined);
+    await super.destroy();
+  }
+
+  private async commitBatch(): Promise<void> {
+    const connection = await this.acquireConnection();
+    const batch = this.batch;
+    this.batch = undefined;
+    try {
+      if (batch === undefined) return;
+      if (!this.connection.inTransaction) throw new Error('SQLite rolled back the batched transaction');
+      await connection.executeQuery(raw('commit'));
+      batch.resolve();
+    } catch (error) {
+      if (this.connection.inTransaction) this.connection.exec('rollback');
+      batch?.reject(error);
+    } finally {
+      await super.releaseConnection();
+    }
+  }
+
+  private lose(error: Error): void {
+    this.batch?.reject(error);
+    this.batch = undefined;
+  }
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const committed = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  committed.catch(() => undefined); // observed by settled(); never an unhandled rejection
+  return { committed, resolve, reject };
+}
+
+/** SqliteDialect with the batching driver; `driver` is exposed for the store's durability checks. */
+export class BatchingSqliteDialect extends SqliteDialect {
+  readonly driver: BatchingSqliteDriver;
+
+  constructor(config: SqliteDialectConfig, connection: SqliteDatabase.Database) {
+    super(config);
+    this.driver = new BatchingSqliteDriver(config, connection);
+  }
+
+  override createDriver(): Driver {
+    return this.driver;
+  }
+}
