@@ -3,7 +3,8 @@ import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { jsonObjectOf } from '../src/areas/activities/listing.js';
-import { activityListStatement, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
+import { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
+import { toDbBool } from '../src/db/values.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 import { tracking } from './support/tracking.js';
 
@@ -127,6 +128,45 @@ describeEachStore('Listing activities: rendered by the database', (h) => {
     expect(lengths).toEqual([{ user_id: user.userId, organization_id: ws.organizationId, longest_seconds: 100 * 86_400 + 3 }]);
   });
 
+  it(`reads an answer of more than ${LIST_PIECE} entries in pieces, and answers every entry once, in order`, async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const total = LIST_PIECE * 2 + 7;
+    const start = Date.parse('2025-01-01T00:00:00Z');
+    const ids: string[] = [];
+    for (let done = 0; done < total; ) {
+      const rows = Array.from({ length: Math.min(500, total - done) }, (_, i) => {
+        const n = done + i;
+        // Pairs share a startedAt, so the pieces must also be ordered (and continued) by id.
+        const startedAt = new Date(start + Math.floor(n / 2) * 60_000).toISOString();
+        const id = `${String(n).padStart(8, '0')}-0000-7000-8000-000000000000`;
+        ids.push(id);
+        return {
+          id, organization_id: ws.organizationId, user_id: user.userId, project_id: null, name: `Entry ${n}`, billable: toDbBool(false),
+          started_at: startedAt, ended_at: new Date(Date.parse(startedAt) + 30_000).toISOString(), created_at: startedAt, updated_at: startedAt,
+        };
+      });
+      await h.app.db.insertInto('activities').values(rows).execute();
+      done += rows.length;
+    }
+    for (const [caller, query] of [
+      [user, ''],
+      [user, '?from=2024-12-31T00:00:00Z&to=2026-01-01T00:00:00Z'],
+      [ws.admin, `?userId=${user.userId}`],
+    ] as [TestUser, string][]) {
+      const res = await as(h, ws, caller).get(`/api/activities${query}`);
+      expect(res.status).toBe(200);
+      const keys = Object.keys(res.body);
+      expect(keys.length, query).toBe(total);
+      expect(keys).toEqual(ids);
+      expect(res.body[ids[total - 1]]).toEqual({
+        id: ids[total - 1], name: `Entry ${total - 1}`, billable: false, projectId: null, userId: user.userId,
+        startedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000).toISOString(),
+        endedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000 + 30_000).toISOString(),
+      });
+    }
+  }, 60_000);
+
   it('answers {} to a User asking for another user\'s activities on no project they administer', async () => {
     const ws = await h.workspace();
     const [a, b] = [await h.user(ws), await h.user(ws)];
@@ -161,23 +201,25 @@ describe('jsonObjectOf', () => {
   it('streams a long text answer in pieces that join into the same JSON, surrogate pairs intact', async () => {
     const entry = (i: number) => `"id-${i}":{"name":"${'😀'.repeat(i % 7)}${'é'.repeat(i % 5)}${'x'.repeat(300)}"}`;
     const entries = Array.from({ length: 5_000 }, (_, i) => entry(i)).join(',');
-    const body = jsonObjectOf(entries);
+    const body = jsonObjectOf([entries, '"b":{}']);
     expect(body).toBeInstanceOf(Readable);
     const chunks: Buffer[] = [];
-    for await (const chunk of body as Readable) chunks.push(chunk as Buffer);
+    for await (const chunk of body as Readable) chunks.push(Buffer.from(chunk));
     expect(chunks.length).toBeGreaterThan(10);
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{${entries}}`);
-    expect(jsonObjectOf(null)).toBe('{}');
-    expect(jsonObjectOf('"a":{}')).toBe('{"a":{}}');
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{${entries},"b":{}}`);
+    expect(jsonObjectOf([])).toBe('{}');
+    expect(jsonObjectOf(['"a":{}'])).toBe('{"a":{}}');
+    expect(jsonObjectOf(['"a":{}', '"b":{}'])).toBe('{"a":{},"b":{}}');
   });
 
   it('sends the bytes of a long answer between the braces as they are, and a short one whole', async () => {
     const entries = Buffer.from(Array.from({ length: 5_000 }, (_, i) => `"id-${i}":{"name":"${'😀é'.repeat(i % 3)}${'x'.repeat(300)}"}`).join(','));
-    const body = jsonObjectOf(entries);
+    const body = jsonObjectOf([entries, Buffer.from('"b":{}')]);
     expect(body).toBeInstanceOf(Readable);
     const chunks: Buffer[] = [];
-    for await (const chunk of body as Readable) chunks.push(chunk as Buffer);
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{${entries.toString('utf8')}}`);
-    expect((jsonObjectOf(Buffer.from('"a":{}')) as Buffer).toString()).toBe('{"a":{}}');
+    for await (const chunk of body as Readable) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`{${entries.toString('utf8')},"b":{}}`);
+    expect((jsonObjectOf([Buffer.from('"a":{}')]) as Buffer).toString()).toBe('{"a":{}}');
+    expect((jsonObjectOf([Buffer.from('"a":{}'), Buffer.from('"b":{}')]) as Buffer).toString()).toBe('{"a":{},"b":{}}');
   });
 });

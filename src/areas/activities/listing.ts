@@ -10,27 +10,40 @@ const WHOLE = 1 << 20;
 const PIECE_CHARS = 1 << 16;
 
 const OPEN = Buffer.from('{');
+const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
 
 /**
- * The JSON object around map entries already rendered and joined by the database (`"<id>":{…},…`,
- * or null for none). A usual answer is sent whole. A long one is streamed, so it is never copied
- * whole once more: bytes (SQLite) go out as they are between the braces; text (PostgreSQL) is
- * encoded a piece at a time.
+ * The JSON object around map entries already rendered by the database, in pieces each holding
+ * entries joined by commas (`"<id>":{…},…`). A usual answer is one piece and is sent whole. A long
+ * one is streamed, so it is never copied whole once more: bytes (SQLite) go out as they are; text
+ * (PostgreSQL) is encoded a slice at a time.
  */
-export function jsonObjectOf(entries: Buffer | string | null): Buffer | string | Readable {
-  if (entries === null) return '{}';
-  if (typeof entries === 'string') {
-    if (entries.length <= WHOLE) return `{${entries}}`;
-    return Readable.from(pieces(entries), { objectMode: false });
+export function jsonObjectOf(pieces: Array<Buffer | string>): Buffer | string | Readable {
+  if (pieces.length === 0) return '{}';
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  if (size <= WHOLE) {
+    return typeof pieces[0] === 'string' ? `{${pieces.join(',')}}` : Buffer.concat([OPEN, ...joined(pieces as Buffer[]), CLOSE]);
   }
-  if (entries.length <= WHOLE) return Buffer.concat([OPEN, entries, CLOSE]);
-  return Readable.from([OPEN, entries, CLOSE], { objectMode: false });
+  return Readable.from(streamed(pieces), { objectMode: false });
 }
 
-/** The text between braces in pieces, never splitting a surrogate pair (each piece is encoded on its own). */
-function* pieces(text: string): Generator<string> {
-  yield '{';
+function joined(pieces: Buffer[]): Buffer[] {
+  return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [COMMA, piece]));
+}
+
+function* streamed(pieces: Array<Buffer | string>): Generator<Buffer | string> {
+  yield OPEN;
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) yield COMMA;
+    if (typeof piece === 'string') yield* slices(piece);
+    else yield piece;
+  }
+  yield CLOSE;
+}
+
+/** A text in slices, never splitting a surrogate pair (each slice is encoded on its own). */
+function* slices(text: string): Generator<string> {
   let start = 0;
   while (text.length - start > PIECE_CHARS) {
     let end = start + PIECE_CHARS;
@@ -40,5 +53,4 @@ function* pieces(text: string): Generator<string> {
     start = end;
   }
   yield text.slice(start);
-  yield '}';
 }

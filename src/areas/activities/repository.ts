@@ -1,10 +1,10 @@
 import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { PLUCK, type Db, type Dialect } from '../../db/database.js';
+import type { Db, Dialect } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
-import { nowIso } from '../../lib/time.js';
+import { CANONICAL_INSTANT_LENGTH, nowIso } from '../../lib/time.js';
 import { PROJECT_ADMIN_ROLE } from '../projects/rules.js';
 import type { Activity } from './schemas.js';
 
@@ -114,7 +114,7 @@ export function activityListStatement(
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers?: boolean } = {},
+  options: { administers?: boolean; after?: ListKey } = {},
 ): CompiledQuery {
   const q = new Statement(dialect);
   const { organizationId } = filter;
@@ -136,6 +136,7 @@ export function activityListStatement(
       conditions.push(`started_at >= ${fromBound(q, filter.from, scope)}`);
     }
     if (filter.from !== undefined) conditions.push(`(ended_at is null or ended_at > ${q.p(filter.from)})`);
+    if (options.after !== undefined) conditions.push(`(started_at, id) > (${q.p(options.after.startedAt)}, ${q.p(options.after.id)})`);
     return `from activities where ${conditions.join(' and ')}`;
   };
   const workspace = { organizationId };
@@ -174,39 +175,71 @@ export function activityListStatement(
     filter.to !== undefined,
     filter.from === undefined ? 0 : filter.from >= EARLIEST_BOUNDED_FROM ? 1 : 2,
     options.administers !== false,
+    options.after !== undefined,
   ].join();
-  const order = 'order by started_at, id';
-  if (branches.length === 0) return q.compile(dialect === 'postgres' ? 'select null as entries' : `${PLUCK}select null`, shape);
-  if (dialect === 'postgres') {
-    const rows = branches.map((from) => `select ${entry} as entry, started_at, id ${from}`).join(' union all ');
-    return q.compile(`select string_agg(entry, ',' ${order}) as entries from (${rows}) as listed`, shape);
-  }
+  if (branches.length === 0) return q.compile('select null as entries, 0 as n, null as last', shape);
+  // At most LIST_PIECE entries, in order; `last` is the key of the last one (started_at is fixed-width text).
+  const rows = `${branches.map((from) => `select ${entry} as entry, started_at, id ${from}`).join(' union all ')} order by started_at, id limit ${q.p(LIST_PIECE)}`;
+  const summary = `count(*) as n, max(started_at || id) as last from (${rows}) as listed`;
+  if (dialect === 'postgres') return q.compile(`select string_agg(entry, ',' order by started_at, id) as entries, ${summary}`, shape);
   // SQLite aggregates the rows of an ordered subquery in that order (it never flattens such a subquery
   // into an aggregate). Two branches are merged in order (each read in index order, or sorted alone).
   // The entries leave as one blob: the bytes go to the socket as they are.
-  const rows =
-    branches.length === 1
-      ? `select ${entry} as entry ${branches[0]} ${order}`
-      : `${branches.map((from) => `select ${entry} as entry, started_at, id ${from}`).join(' union all ')} ${order}`;
-  return q.compile(`${PLUCK}select cast(group_concat(entry, ',') as blob) from (${rows})`, shape);
+  return q.compile(`select cast(group_concat(entry, ',') as blob) as entries, ${summary}`, shape);
+}
+
+/** Entries read by one statement: a longer answer is read in pieces of this many (a few MB each). */
+export const LIST_PIECE = 10_000;
+
+/** Started_at and id of the last entry of a piece: the next piece starts after it. */
+interface ListKey {
+  startedAt: string;
+  id: string;
+}
+
+/** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL), how many, and the last one's key. */
+async function listPiece(
+  db: Db,
+  dialect: Dialect,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  options: { administers: boolean; after?: ListKey },
+): Promise<{ entries: Buffer | string | null; n: number; last: ListKey | undefined }> {
+  const result = await db.executeQuery<{ entries: Buffer | string | null; n: number; last: string | null }>(
+    activityListStatement(dialect, filter, reader, options),
+  );
+  const { entries, n, last } = result.rows[0];
+  return { entries, n: Number(n), last: last === null ? undefined : { startedAt: last.slice(0, CANONICAL_INSTANT_LENGTH), id: last.slice(CANONICAL_INSTANT_LENGTH) } };
 }
 
 /**
- * GET /activities: the entries of the answer joined by commas, without the braces, rendered by the
- * database (see activityListStatement): as bytes from SQLite, as text from PostgreSQL; null when
- * there is none.
+ * GET /activities: the answer's entries, rendered by the database (see activityListStatement), in
+ * pieces to be joined by commas: bytes from SQLite, text from PostgreSQL; none when there is none.
+ * Most answers are one piece. A longer one is read again piece after piece inside one transaction
+ * (one snapshot, so no activity is missed or repeated between pieces), so that neither store ever
+ * builds the whole answer in one buffer, nor copies it again.
  */
 export async function listActivitiesJson(
   db: Db,
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-): Promise<Buffer | string | null> {
+): Promise<Array<Buffer | string>> {
   // Most Users administer no project: their listing is then their own activities alone, one index range.
   const administers = reader.all || filter.userId === reader.userId || (await administersAnyProject(db, filter.organizationId, reader.userId));
-  const result = await db.executeQuery<unknown>(activityListStatement(dialect, filter, reader, { administers }));
-  if (dialect === 'postgres') return (result.rows[0] as { entries: string | null }).entries;
-  return result.rows[0] as Buffer | null;
+  const first = await listPiece(db, dialect, filter, reader, { administers });
+  if (first.n < LIST_PIECE) return first.entries === null ? [] : [first.entries];
+  const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+  return transaction.execute(async (trx) => {
+    const pieces: Array<Buffer | string> = [];
+    let after: ListKey | undefined;
+    for (;;) {
+      const piece = await listPiece(trx, dialect, filter, reader, { administers, after });
+      if (piece.entries !== null) pieces.push(piece.entries);
+      if (piece.n < LIST_PIECE) return pieces;
+      after = piece.last;
+    }
+  });
 }
 
 const FIND_ACTIVITY = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ?');
