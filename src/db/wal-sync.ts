@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { closeSync, fdatasync, openSync } from 'node:fs';
 import path from 'node:path';
 
 /** Flushes one file to disk; replaceable in tests to observe or hold the flush. */
@@ -10,24 +10,31 @@ export type Flush = (file: string) => Promise<void>;
  * file; after a failure the next flush opens the file afresh.
  */
 class KeptOpenFiles {
-  private readonly handles = new Map<string, Promise<fs.FileHandle>>();
+  private readonly fds = new Map<string, number>();
 
-  readonly flush: Flush = async (file) => {
-    let handle = this.handles.get(file);
-    if (handle === undefined) this.handles.set(file, (handle = fs.open(file, 'r')));
-    try {
-      await (await handle).datasync();
-    } catch (error) {
-      this.handles.delete(file);
-      await handle.then((h) => h.close()).catch(() => undefined);
-      throw error;
-    }
-  };
+  readonly flush: Flush = (file) =>
+    new Promise<void>((resolve, reject) => {
+      let fd = this.fds.get(file);
+      if (fd === undefined) {
+        try {
+          fd = openSync(file, 'r');
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        this.fds.set(file, fd);
+      }
+      fdatasync(fd, (error) => {
+        if (!error) return resolve();
+        this.fds.delete(file);
+        closeSync(fd);
+        reject(error);
+      });
+    });
 
   async close(): Promise<void> {
-    const open = [...this.handles.values()];
-    this.handles.clear();
-    await Promise.all(open.map((handle) => handle.then((h) => h.close()).catch(() => undefined)));
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 }
 

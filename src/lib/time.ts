@@ -25,14 +25,17 @@ export function toUtcIso(text: string): string | null {
 
 /** Date.parse rolls 2026-02-30 over into March; a real date must keep the fields it was given. */
 function sameCalendarFields(text: string, date: Date): boolean {
-  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
-  const offset = text.match(/(Z|[+-]\d{2}:\d{2})$/i)![0];
-  const offsetMinutes =
-    offset.toUpperCase() === 'Z'
-      ? 0
-      : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  // The text matched WITH_OFFSET: it ends in Z or ±hh:mm.
+  const zulu = text.endsWith('Z') || text.endsWith('z');
+  const offsetMinutes = zulu
+    ? 0
+    : (text[text.length - 6] === '-' ? -1 : 1) * (Number(text.slice(-5, -3)) * 60 + Number(text.slice(-2)));
   const local = new Date(date.getTime() + offsetMinutes * 60_000);
-  return local.getUTCFullYear() === y && local.getUTCMonth() + 1 === m && local.getUTCDate() === d;
+  return (
+    local.getUTCFullYear() === Number(text.slice(0, 4)) &&
+    local.getUTCMonth() + 1 === Number(text.slice(5, 7)) &&
+    local.getUTCDate() === Number(text.slice(8, 10))
+  );
 }
 
 export const addHours = (iso: string, hours: number): string =>
