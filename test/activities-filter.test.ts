@@ -1,19 +1,10 @@
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { activityListStatement, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
+import type { ActivityFilter, ActivityReader } from '../src/areas/activities/repository.js';
 import { as, describeEachStore, type Harness } from './support/harness.js';
+import { listingPlanOf } from './support/plans.js';
 import { tracking } from './support/tracking.js';
 
-/** The plan the store would run for a listing, as text (PostgreSQL told to avoid sequential scans, as it would on a large table). */
-async function planOf(h: Harness, filter: ActivityFilter, reader: ActivityReader): Promise<string> {
-  const compiled = activityListStatement(h.app.store.dialect, filter, reader);
-  return h.app.db.transaction().execute(async (trx) => {
-    if (h.store === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
-    const explain = h.store === 'postgres' ? 'explain ' : 'explain query plan ';
-    const result = await trx.executeQuery<Record<string, string>>({ ...compiled, sql: explain + compiled.sql });
-    return result.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
-  });
-}
+const planOf = (h: Harness, filter: ActivityFilter, reader: ActivityReader) => listingPlanOf(h, filter, reader);
 
 describeEachStore('Listing activities', (h) => {
   async function day() {

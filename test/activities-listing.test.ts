@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { jsonObjectOf } from '../src/areas/activities/listing.js';
-import { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
+import { LIST_PIECE, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
 import { toDbBool } from '../src/db/values.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
+import { listingPlanOf } from './support/plans.js';
 import { tracking } from './support/tracking.js';
 
 /** Names a serializer could render differently: quotes, backslashes, control characters, separators, emoji. */
@@ -21,16 +21,7 @@ const TRICKY_NAMES = [
   'x'.repeat(196),
 ];
 
-/** The plan the store would run for a listing, as text (PostgreSQL told to avoid sequential scans, as on a large table). */
-async function planOf(h: Harness, filter: ActivityFilter, reader: ActivityReader): Promise<string> {
-  const compiled = activityListStatement(h.app.store.dialect, filter, reader, { administers: false });
-  return h.app.db.transaction().execute(async (trx) => {
-    if (h.store === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
-    const explain = h.store === 'postgres' ? 'explain ' : 'explain query plan ';
-    const result = await trx.executeQuery<Record<string, string>>({ ...compiled, sql: explain + compiled.sql });
-    return result.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
-  });
-}
+const planOf = (h: Harness, filter: ActivityFilter, reader: ActivityReader) => listingPlanOf(h, filter, reader, { administers: false });
 
 describeEachStore('Listing activities: rendered by the database', (h) => {
   it('renders every activity with the very bytes of GET /activities/{id}, in startedAt order', async () => {

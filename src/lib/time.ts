@@ -6,9 +6,6 @@ const WITH_OFFSET =
 /** The canonical stored and returned form of an instant. */
 export const nowIso = (): string => new Date().toISOString();
 
-/** Characters in a canonical instant (`2026-07-04T09:00:00.000Z`): fixed, so text order is time order. */
-export const CANONICAL_INSTANT_LENGTH = 24;
-
 /**
  * Parses an ISO 8601 date-time that carries an offset into canonical UTC form, or returns null when
  * the text has no offset, is not a real date, or falls outside years 0000–9999.

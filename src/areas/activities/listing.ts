@@ -54,3 +54,29 @@ function* slices(text: string): Generator<string> {
   }
   yield text.slice(start);
 }
+
+/** The order of a listing: startedAt, then id. A piece of a long listing continues after the last key of the one before. */
+export interface ListKey {
+  startedAt: string;
+  id: string;
+}
+
+const ID_MARK = '{"id":"';
+const STARTED_MARK = '"startedAt":"';
+/** Characters in a canonical instant (`2026-07-04T09:00:00.000Z`). */
+const INSTANT_LENGTH = 24;
+
+/**
+ * The key of the last entry of rendered entries (`…,"<id>":{"id":"<id>",…,"startedAt":"<instant>",…}`).
+ * Read back from the rendering rather than selected beside it, which would cost SQLite a copy of
+ * every row. The marks cannot occur inside a rendered string: a quote there is always escaped.
+ */
+export function lastKeyOf(entries: Buffer | string): ListKey {
+  const text = typeof entries === 'string' ? entries : undefined;
+  const at = (mark: string) => (text !== undefined ? text.lastIndexOf(mark) : (entries as Buffer).lastIndexOf(mark));
+  const slice = (start: number, end: number) => (text !== undefined ? text.slice(start, end) : (entries as Buffer).toString('utf8', start, end));
+  const idStart = at(ID_MARK) + ID_MARK.length;
+  const idEnd = text !== undefined ? text.indexOf('"', idStart) : (entries as Buffer).indexOf('"', idStart);
+  const startedStart = at(STARTED_MARK) + STARTED_MARK.length;
+  return { id: slice(idStart, idEnd), startedAt: slice(startedStart, startedStart + INSTANT_LENGTH) };
+}
