@@ -10,7 +10,7 @@ import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
 import { REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
 import { openapi } from './http/openapi.js';
-import { problems, sendProblem, toApiError } from './http/problems.js';
+import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { tenancy } from './http/tenancy.js';
@@ -62,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // During shutdown, a request that reached an open connection is still served (then the connection closes).
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
       sendProblem(reply, toApiError(error, request));

@@ -162,6 +162,15 @@ function trickle(connection: Connection, chunk: () => string, ms: number): void 
   void connection.closed.then(() => clearInterval(timer));
 }
 
+/** A raw HTTP answer: the status line, a problem+json body of that status and code, and the connection closed. */
+function expectProblem(raw: string, status: number, code: string): void {
+  const [head, body] = raw.split('\r\n\r\n');
+  expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  expect(head.toLowerCase()).toContain('content-type: application/problem+json');
+  expect(head.toLowerCase()).toContain('connection: close');
+  expect(JSON.parse(body)).toMatchObject({ type: `urn:timetrack:problem:${code}`, status, code });
+}
+
 for (const store of eachStore) {
   describe(`Limits: slow clients against a real server [${store.name}]`, () => {
     let server: RunningServer;
@@ -189,7 +198,7 @@ for (const store of eachStore) {
       const after = await connection.closed;
       expect(after).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 100);
       expect(after).toBeLessThan(HEADERS_TIMEOUT + SLACK);
-      expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+      expectProblem(connection.received(), 408, 'request-timeout');
     });
 
     it('a client that connects and sends nothing is cut off once the header timeout passes', async () => {
@@ -209,7 +218,21 @@ for (const store of eachStore) {
       const after = await connection.closed;
       expect(after).toBeGreaterThanOrEqual(REQUEST_TIMEOUT - 100);
       expect(after).toBeLessThan(REQUEST_TIMEOUT + SLACK);
-      expect(connection.received()).toMatch(/^HTTP\/1\.1 408 /);
+      expectProblem(connection.received(), 408, 'request-timeout');
+    });
+
+    it('a malformed request line is answered 400 as problem+json, and the connection closes', async () => {
+      const connection = await connect(server.port);
+      connection.socket.write('GET /api/auth HTTP/1.1 extra\r\nHost: demo.localhost\r\n\r\n');
+      await connection.closed;
+      expectProblem(connection.received(), 400, 'bad-request');
+    });
+
+    it('headers over the size limit are answered 431 as problem+json, and the connection closes', async () => {
+      const connection = await connect(server.port);
+      connection.socket.write(`GET /api/auth HTTP/1.1\r\nHost: demo.localhost\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`);
+      await connection.closed;
+      expectProblem(connection.received(), 431, 'headers-too-large');
     });
 
     it('an idle keep-alive connection is closed once the keep-alive timeout passes, and nothing was stored', async () => {

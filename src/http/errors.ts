@@ -7,12 +7,14 @@ export type ProblemCode =
   | 'not-found'
   | 'workspace-not-found'
   | 'method-not-allowed'
+  | 'request-timeout'
   | 'conflict'
   | 'payload-too-large'
   | 'unsupported-media-type'
   | 'validation'
   | 'timesheet-locked'
   | 'rate-limited'
+  | 'headers-too-large'
   | 'internal';
 
 export const PROBLEM_STATUS: Record<ProblemCode, number> = {
@@ -22,12 +24,14 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'not-found': 404,
   'workspace-not-found': 404,
   'method-not-allowed': 405,
+  'request-timeout': 408,
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
   validation: 422,
   'timesheet-locked': 423,
   'rate-limited': 429,
+  'headers-too-large': 431,
   internal: 500,
 };
 
@@ -38,12 +42,14 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'not-found': 'Not found',
   'workspace-not-found': 'Workspace not found',
   'method-not-allowed': 'Method not allowed',
+  'request-timeout': 'Request timeout',
   conflict: 'Conflict',
   'payload-too-large': 'Payload too large',
   'unsupported-media-type': 'Unsupported media type',
   validation: 'Validation failed',
   'timesheet-locked': 'Timesheet locked',
   'rate-limited': 'Too many requests',
+  'headers-too-large': 'Request header fields too large',
   internal: 'Internal server error',
 };
 

@@ -29,8 +29,12 @@ Decisions this document records where the API reference is silent:
   two Host headers, or an absolute-form request line (\`GET http://b.example.com/api/…\`) naming another host
   than Host, select none (404 \`workspace-not-found\`). Links the service writes come from PUBLIC_URL.
 - **Limits**: every string and array a request takes is bounded (maxLength, maxItems); bodies up to 1 MiB (413).
-  Request headers must arrive within 10 s and the whole request within 30 s, else 408 and the connection closes;
-  idle keep-alive connections close after 5 s (the operator can set all three).
+  Request headers must arrive within 10 s and the whole request within 30 s, else 408 \`request-timeout\` and the
+  connection closes; idle keep-alive connections close after 5 s (the operator can set all three). Requests that
+  are not well-formed HTTP are 400 \`bad-request\`, headers over 16 KiB 431 \`headers-too-large\`, each as
+  problem+json on a connection that then closes.
+- **Writes**: an answer to a write is sent once the write is on disk (SQLite: one flush of the log for every
+  write since the last, after their commit; PostgreSQL: its COMMIT).
 `.trim();
 
 /** The OpenAPI 3.0.3 document, generated from the route schemas, and its interactive docs. */

@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from './errors.js';
 import { resolveWorkspace } from './tenancy.js';
 
-/** Every error leaves as application/problem+json (RFC 9457), whoever raised it. */
-export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+function problemBody(error: ApiError): Record<string, unknown> {
   const body: Record<string, unknown> = {
     type: problemType(error.code),
     title: PROBLEM_TITLE[error.code],
@@ -14,7 +15,35 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
     code: error.code,
   };
   if (error.errors) body.errors = error.errors;
-  return reply.code(error.status).headers(error.headers).type('application/problem+json').send(body);
+  return body;
+}
+
+/** Every error leaves as application/problem+json (RFC 9457), whoever raised it. */
+export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).type('application/problem+json').send(problemBody(error));
+}
+
+/**
+ * What Node rejects before a request reaches Fastify (a malformed request line or header, headers
+ * over the size limit, a client too slow to send its request) is answered as a problem too, on the
+ * raw socket, which then closes. Nothing is written to a socket already reset or closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const problem =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('request-timeout', 'The request did not arrive in time.')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new ApiError('headers-too-large', 'The request headers are too large.')
+        : new ApiError('bad-request', 'The request is not well-formed HTTP.');
+  const body = JSON.stringify(problemBody(problem));
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 const SCHEMA_PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
