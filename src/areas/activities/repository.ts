@@ -191,8 +191,9 @@ export function activityListStatement(
   return q.compile(`select cast(group_concat(entry, ',') as blob) as entries, ${counted}`, shape);
 }
 
-/** Entries read by one statement: a longer answer is read in pieces of this many (a few MB each). */
-export const LIST_PIECE = 10_000;
+/** Entries read by one statement: a longer answer is read in pieces of this many (about 600 kB each; larger
+ * pieces cost PostgreSQL's client a copy of the growing row per network chunk). */
+export const LIST_PIECE = 2_000;
 
 /** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL) and how many. */
 async function listPiece(
