@@ -8,7 +8,7 @@ import type { Db } from './database.js';
  */
 export async function lockRowForWrite(
   db: Db,
-  table: 'users' | 'project_members' | 'projects' | 'organizations',
+  table: 'users' | 'project_members' | 'projects' | 'organizations' | 'activities',
   id: string,
 ): Promise<boolean> {
   const result = await db

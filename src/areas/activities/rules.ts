@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { lockRowForWrite } from '../../db/locks.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
@@ -200,12 +201,40 @@ async function changeableActivity(db: Db, actor: Actor, activityId: string): Pro
 }
 
 /**
+ * The activity the actor may change, read inside the write's transaction with its row locked first:
+ * a concurrent change of the same activity waits, then is validated against this one's result,
+ * never against the row as it was before (two updates each valid alone could otherwise leave
+ * endedAt before startedAt).
+ */
+async function lockedChangeableActivity(trx: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
+  await lockRowForWrite(trx, 'activities', activityId);
+  return changeableActivity(trx, actor, activityId);
+}
+
+/**
  * Applies any subset of name, startedAt, endedAt, billable and projectId. endedAt closes a running
  * timer; endedAt null reopens the activity as its owner's timer (409 when another runs). A new
  * projectId must be bookable by the activity's owner; billable is left as it is unless given.
  */
 export async function updateActivity(db: Db, actor: Actor, activityId: string, body: ActivityUpdate): Promise<Activity> {
-  const before = await changeableActivity(db, actor, activityId);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const before = await lockedChangeableActivity(trx, actor, activityId);
+      const changes = await changesOf(trx, actor, before, body);
+      await writeActivity(trx, { kind: 'update', before, changes }, actor);
+      const after = await findActivity(trx, actor.organizationId, before.id);
+      if (!after) throw notFound('activity');
+      return toActivity(after);
+    });
+  } catch (error) {
+    // Another timer of the owner started between the check and the update.
+    if (isUniqueViolation(error)) throw anotherTimerRuns();
+    throw error;
+  }
+}
+
+/** The columns an update body changes, checked against the activity as it is now (422 at the field otherwise). */
+async function changesOf(db: Db, actor: Actor, before: ActivityRow, body: ActivityUpdate): Promise<Updateable<ActivitiesTable>> {
   const changes: Updateable<ActivitiesTable> = {};
   if (body.name !== undefined) changes.name = nameOf(body.name);
   if (body.billable !== undefined) changes.billable = toDbBool(body.billable);
@@ -228,19 +257,12 @@ export async function updateActivity(db: Db, actor: Actor, activityId: string, b
       changes.project_id = (await bookableProject(db, actor.organizationId, owner, body.projectId)).id;
     }
   }
-  try {
-    await db.transaction().execute((trx) => writeActivity(trx, { kind: 'update', before, changes }, actor));
-  } catch (error) {
-    // Another timer of the owner started between the check and the update.
-    if (isUniqueViolation(error)) throw anotherTimerRuns();
-    throw error;
-  }
-  const after = await findActivity(db, actor.organizationId, before.id);
-  if (!after) throw notFound('activity');
-  return toActivity(after);
+  return changes;
 }
 
 export async function deleteActivity(db: Db, actor: Actor, activityId: string): Promise<void> {
-  const before = await changeableActivity(db, actor, activityId);
-  await db.transaction().execute((trx) => writeActivity(trx, { kind: 'delete', before }, actor));
+  await db.transaction().execute(async (trx) => {
+    const before = await lockedChangeableActivity(trx, actor, activityId);
+    await writeActivity(trx, { kind: 'delete', before }, actor);
+  });
 }
