@@ -65,6 +65,8 @@ const ID_MARK = '{"id":"';
 const STARTED_MARK = '"startedAt":"';
 /** Characters in a canonical instant (`2026-07-04T09:00:00.000Z`). */
 const INSTANT_LENGTH = 24;
+/** Bytes that surely hold the last rendered entry (a name of 200 characters escapes to at most 1,200). */
+const LAST_ENTRY_BYTES = 4096;
 
 /**
  * The key of the last entry of rendered entries (`…,"<id>":{"id":"<id>",…,"startedAt":"<instant>",…}`).
@@ -72,11 +74,8 @@ const INSTANT_LENGTH = 24;
  * every row. The marks cannot occur inside a rendered string: a quote there is always escaped.
  */
 export function lastKeyOf(entries: Buffer | string): ListKey {
-  const text = typeof entries === 'string' ? entries : undefined;
-  const at = (mark: string) => (text !== undefined ? text.lastIndexOf(mark) : (entries as Buffer).lastIndexOf(mark));
-  const slice = (start: number, end: number) => (text !== undefined ? text.slice(start, end) : (entries as Buffer).toString('utf8', start, end));
-  const idStart = at(ID_MARK) + ID_MARK.length;
-  const idEnd = text !== undefined ? text.indexOf('"', idStart) : (entries as Buffer).indexOf('"', idStart);
-  const startedStart = at(STARTED_MARK) + STARTED_MARK.length;
-  return { id: slice(idStart, idEnd), startedAt: slice(startedStart, startedStart + INSTANT_LENGTH) };
+  const tail = typeof entries === 'string' ? entries.slice(-LAST_ENTRY_BYTES) : entries.subarray(-LAST_ENTRY_BYTES).toString('utf8');
+  const idStart = tail.lastIndexOf(ID_MARK) + ID_MARK.length;
+  const startedStart = tail.lastIndexOf(STARTED_MARK) + STARTED_MARK.length;
+  return { id: tail.slice(idStart, tail.indexOf('"', idStart)), startedAt: tail.slice(startedStart, startedStart + INSTANT_LENGTH) };
 }
