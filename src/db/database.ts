@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BatchingSqliteDialect } from './batched-transactions.js';
 import type { Database } from './schema.js';
@@ -11,6 +11,9 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A handle that runs queries either directly or inside a transaction: data-access code takes this. */
 export type Db = Kysely<Database> | Transaction<Database>;
+
+/** The store behind a handle, for the few statements written per dialect. */
+export const dialectOf = (db: Db): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 
 export interface Store {
   db: Kysely<Database>;

@@ -1,5 +1,5 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { Db } from './database.js';
+import { CompiledQuery } from 'kysely';
+import { dialectOf, type Db } from './database.js';
 
 /**
  * A hot statement whose text never changes, written once with `?` placeholders (numbered `$n` for
@@ -11,7 +11,7 @@ export function fixedStatement<Row = unknown>(text: string): (db: Db, parameters
   let n = 0;
   const numbered = text.replace(/\?/g, () => `$${++n}`);
   return async (db, parameters) => {
-    const sql = db.getExecutor().adapter instanceof PostgresAdapter ? numbered : text;
+    const sql = dialectOf(db) === 'postgres' ? numbered : text;
     return (await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters))).rows;
   };
 }

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Db, Dialect } from '../../db/database.js';
+import { dialectOf, type Db, type Dialect } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
@@ -215,12 +215,8 @@ async function listPiece(
  * (one snapshot, so no activity is missed or repeated between pieces), so that neither store ever
  * builds the whole answer in one buffer, nor copies it again.
  */
-export async function listActivitiesJson(
-  db: Db,
-  dialect: Dialect,
-  filter: ActivityFilter,
-  reader: ActivityReader,
-): Promise<Array<Buffer | string>> {
+export async function listActivitiesJson(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<Array<Buffer | string>> {
+  const dialect = dialectOf(db);
   // Most Users administer no project: their listing is then their own activities alone, one index range.
   const administers = reader.all || filter.userId === reader.userId || (await administersAnyProject(db, filter.organizationId, reader.userId));
   const first = await listPiece(db, dialect, filter, reader, { administers });

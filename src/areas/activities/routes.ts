@@ -42,7 +42,6 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const entries = await listActivitiesJson(
         app.db,
-        app.store.dialect,
         filter,
         can(actor.role, 'activities:read:all') ? { all: true } : { all: false, userId: actor.userId },
       );
