@@ -89,6 +89,55 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
     expect(res.json()).toMatchObject({ name: 'Durable work', endedAt: '2026-07-04T10:00:00.000Z' });
   });
 
+  it('a flush begun while a transaction is still uncommitted does not count that transaction as on disk', async () => {
+    const file = tempFile();
+    held = heldFlush();
+    const store = openStore(`sqlite:${file}`, { flush: held.flush });
+    try {
+      await sql`create table t (x integer)`.execute(store.db);
+      await store.durable();
+      held.holding = true;
+      // Another request's answer asks for a flush after this transaction wrote, before it commits.
+      let earlier: Promise<void> | undefined;
+      await store.db.transaction().execute(async (trx) => {
+        await sql`insert into t values (1)`.execute(trx);
+        earlier = store.durable();
+      });
+      const flushesBefore = held.calls.length;
+      for (const call of held.calls) call.release();
+      await earlier;
+
+      let durable = false;
+      const committed = store.durable().then(() => (durable = true));
+      await until(() => held.calls.length === flushesBefore + 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(durable).toBe(false);
+      held.calls[flushesBefore].release();
+      await committed;
+    } finally {
+      held.holding = false;
+      for (const call of held.calls.splice(0)) call.release();
+      await store.close();
+    }
+  });
+
+  it('a transaction that only reads asks for no flush', async () => {
+    held = heldFlush();
+    const store = openStore(`sqlite:${tempFile()}`, { flush: held.flush });
+    try {
+      await sql`create table t (x integer)`.execute(store.db);
+      await store.durable();
+      held.holding = true;
+      const rows = await store.db.transaction().execute((trx) => sql<{ n: number }>`select count(*) as n from t`.execute(trx));
+      expect(rows.rows).toEqual([{ n: 0 }]);
+      expect(store.writesPending).toBe(false);
+      expect(held.calls).toEqual([]);
+    } finally {
+      held.holding = false;
+      await store.close();
+    }
+  });
+
   it('answers reads at once while no write waits for the disk', async () => {
     held = heldFlush();
     const built = await appWithWorkspace(`sqlite:${tempFile()}`, held.flush);

@@ -104,7 +104,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * One connection runs one query at a time (Kysely's mutex), so a cached statement is never in use twice.
  */
 function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSync | undefined): SqliteDialectConfig['database'] {
-  const statements = new Map<string, { statement: SqliteDatabase.Statement; writes: boolean }>();
+  const statements = new Map<string, { statement: SqliteDatabase.Statement; kind: StatementKind }>();
+  // Whether the open transaction has written: its COMMIT then counts as a write for the WAL's flush.
+  let transactionWrote = false;
   return {
     close: () => {
       statements.clear();
@@ -114,18 +116,36 @@ function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSyn
       let cached = statements.get(text);
       if (cached === undefined) {
         const statement = connection.prepare(text);
-        // SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count.
-        cached = { statement, writes: !statement.readonly || /^\s*commit\b/i.test(text) };
+        cached = { statement, kind: kindOf(statement, text) };
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       } else {
         statements.delete(text);
       }
       statements.set(text, cached);
-      // Kysely runs a statement right after preparing it, in the same turn of the event loop.
-      if (cached.writes) walSync?.noteWrite();
+      // Kysely runs a statement right after preparing it, in the same turn of the event loop: a write
+      // is counted before anything can ask for a flush, and only once it is committed.
+      if (cached.kind === 'write') {
+        if (connection.inTransaction) transactionWrote = true;
+        else walSync?.noteWrite();
+      } else if (cached.kind === 'commit') {
+        if (transactionWrote) walSync?.noteWrite();
+        transactionWrote = false;
+      }
       return cached.statement;
     },
   };
+}
+
+type StatementKind = 'read' | 'write' | 'commit';
+
+/**
+ * SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count;
+ * and BEGIN IMMEDIATE as a write, though it writes nothing.
+ */
+function kindOf(statement: SqliteDatabase.Statement, text: string): StatementKind {
+  if (/^\s*commit\b/i.test(text)) return 'commit';
+  if (/^\s*begin\b/i.test(text)) return 'read';
+  return statement.readonly ? 'read' : 'write';
 }
 
 function openPostgres(url: string): Store {

@@ -49,8 +49,8 @@ class KeptOpenFiles {
  * one flush for many concurrent writes instead of one each. (Checkpoints are SQLite's own: at NORMAL
  * it flushes the WAL before and the database file after each one, as at FULL.)
  *
- * Writes are counted as statements run (`noteWrite`); `durable()` resolves when every write counted
- * so far is on disk. A flush covers all frames written before it starts: fdatasync writes back every
+ * Writes are counted as they commit (`noteWrite`: a write outside a transaction, or the COMMIT of a
+ * transaction that wrote); `durable()` resolves when every write counted so far is on disk. A flush covers all frames written before it starts: fdatasync writes back every
  * dirty page of the file, whichever descriptor wrote it.
  */
 export class WalSync {
