@@ -154,27 +154,30 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
     throw invalid('/body/endedAt', 'is required unless pending is true');
   }
   const name = nameOf(body.name);
-  let billable = body.billable ?? false;
-  let projectId: string | null = null;
-  if (body.projectId !== undefined && body.projectId !== null) {
-    const project = await bookableProject(db, actor.organizationId, actor, body.projectId);
-    projectId = project.id;
-    billable = body.billable ?? fromDbBool(project.billable);
-  }
+  const { projectId } = body;
   const now = nowIso();
   const activity = {
     id: newId(),
     organization_id: actor.organizationId,
     user_id: actor.userId,
-    project_id: projectId,
+    project_id: null as string | null,
     name,
-    billable: toDbBool(billable),
+    billable: toDbBool(body.billable ?? false),
     started_at: startedAt,
     ended_at: endedAt,
     created_at: now,
     updated_at: now,
   };
-  const create = () => db.transaction().execute((trx) => writeActivity(trx, { kind: 'create', activity }, actor));
+  // The project is read inside the write's transaction: a creation is one transaction (on SQLite, one savepoint of a batch).
+  const create = () =>
+    db.transaction().execute(async (trx) => {
+      if (projectId !== undefined && projectId !== null) {
+        const project = await bookableProject(trx, actor.organizationId, actor, projectId);
+        activity.project_id = project.id;
+        activity.billable = toDbBool(body.billable ?? fromDbBool(project.billable));
+      }
+      await writeActivity(trx, { kind: 'create', activity }, actor);
+    });
   await (endedAt === null ? retryOnTimerRace(create) : create());
   return toActivity(activity);
 }
