@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../src/db/database.js';
+
+/*
+ * A SQLite file's WAL is copied into the database file by a worker thread (src/db/checkpointer.ts),
+ * never by a commit on the event loop.
+ */
+
+const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-checkpoint-')), 'timetrack.db');
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
+describe('Checkpoints of a SQLite file', () => {
+  it('the store\'s connection never checkpoints in a commit; the worker copies committed frames into the database file', async () => {
+    const file = tempFile();
+    const store = openStore(`sqlite:${file}`);
+    try {
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db)).rows).toEqual([{ wal_autocheckpoint: 0 }]);
+      await sql`create table t (x text)`.execute(store.db);
+      const before = fs.statSync(file).size;
+      await store.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 200; i++) await sql`insert into t values (${'x'.repeat(1000)})`.execute(trx);
+      });
+      // The rows' pages reach the database file without another statement of the store's connection.
+      await until(() => fs.statSync(file).size >= before + 200 * 1000);
+      expect((await sql<{ n: number }>`select count(*) as n from t`.execute(store.db)).rows).toEqual([{ n: 200 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('closing the store checkpoints everything: the WAL is gone and another connection reads every row', async () => {
+    const file = tempFile();
+    const store = openStore(`sqlite:${file}`);
+    await sql`create table t (x integer)`.execute(store.db);
+    for (let i = 0; i < 50; i++) await sql`insert into t values (${i})`.execute(store.db);
+    await store.close();
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+
+    const reopened = openStore(`sqlite:${file}`);
+    try {
+      expect((await sql<{ n: number }>`select count(*) as n from t`.execute(reopened.db)).rows).toEqual([{ n: 50 }]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('an in-memory store has no WAL and keeps SQLite\'s own setting', async () => {
+    const store = openStore('sqlite::memory:');
+    try {
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db)).rows).toEqual([{ wal_autocheckpoint: 1000 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
