@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/database.js';
+import { ROOT } from './support/processes.js';
 
 /*
  * A SQLite file's WAL is copied into the database file by a worker thread (src/db/checkpointer.ts),
@@ -50,6 +52,17 @@ describe('Checkpoints of a SQLite file', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('a process that closes its store exits by itself: the checkpointer holds it open only until its last checkpoint', async () => {
+    const file = tempFile();
+    const finished = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/open-write-close.ts'), file], { cwd: ROOT }, (error, stdout) =>
+        resolve({ code: error ? (error.code as number) : 0, stdout }),
+      );
+    });
+    expect(finished).toEqual({ code: 0, stdout: 'closed\n' });
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('an in-memory store has no WAL and keeps SQLite\'s own setting', async () => {

@@ -58,6 +58,7 @@ export class Checkpointer {
   /** Runs a last checkpoint, then ends the worker; the store's connection checkpoints on its own again. */
   stop(): Promise<void> {
     if (this.stopped === undefined) {
+      this.worker.ref(); // kept unreferenced while it runs, it must hold the process open until it has finished
       this.worker.postMessage('stop');
       this.stopped = this.exited.then(() => this.autocheckpoint());
     }

@@ -1,0 +1,9 @@
+// A process that opens a SQLite file store, writes, closes it and ends its script: it must exit by itself, code 0.
+import { sql } from 'kysely';
+import { openStore } from '../../src/db/database.js';
+
+const store = openStore(`sqlite:${process.argv[2]}`);
+await sql`create table t (x integer)`.execute(store.db);
+await sql`insert into t values (1)`.execute(store.db);
+await store.close();
+process.stdout.write('closed\n');
