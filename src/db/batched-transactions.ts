@@ -27,12 +27,19 @@ const raw = (text: string) => CompiledQuery.raw(text);
  */
 class BatchingSqliteDriver extends SqliteDriver {
   private batch: Batch | undefined;
+  /** The savepoint statements, run on the connection directly: they take no parameters and return nothing. */
+  private readonly requestSavepoint: Record<'open' | 'release' | 'rollback', SqliteDatabase.Statement>;
 
   constructor(
     config: SqliteDialectConfig,
     private readonly connection: SqliteDatabase.Database,
   ) {
     super(config);
+    this.requestSavepoint = {
+      open: connection.prepare('savepoint request'),
+      release: connection.prepare('release request'),
+      rollback: connection.prepare('rollback to request'),
+    };
   }
 
   /**
@@ -50,21 +57,21 @@ class BatchingSqliteDriver extends SqliteDriver {
       this.batch = newBatch();
       setImmediate(() => void this.commitBatch());
     }
-    await connection.executeQuery(raw('savepoint request'));
+    this.requestSavepoint.open.run();
   }
 
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(raw('release request'));
+  override async commitTransaction(): Promise<void> {
+    this.requestSavepoint.release.run();
   }
 
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  override async rollbackTransaction(): Promise<void> {
     if (!this.connection.inTransaction) {
       // The error rolled back the outer transaction too: the batch is lost with it.
       this.lose(new Error('SQLite rolled back the batched transaction'));
       return;
     }
-    await connection.executeQuery(raw('rollback to request'));
-    await connection.executeQuery(raw('release request'));
+    this.requestSavepoint.rollback.run();
+    this.requestSavepoint.release.run();
   }
 
   /**
