@@ -225,9 +225,7 @@ export async function updateActivity(db: Db, actor: Actor, activityId: string, b
       const before = await lockedChangeableActivity(trx, actor, activityId);
       const changes = await changesOf(trx, actor, before, body);
       await writeActivity(trx, { kind: 'update', before, changes }, actor);
-      const after = await findActivity(trx, actor.organizationId, before.id);
-      if (!after) throw notFound('activity');
-      return toActivity(after);
+      return toActivity({ ...before, ...changes });
     });
   } catch (error) {
     // Another timer of the owner started between the check and the update.
