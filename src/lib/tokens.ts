@@ -12,17 +12,9 @@ export function newToken(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
-let lastHashed: { token: string; digest: string } | undefined;
-
-/**
- * Only this digest is stored; tokens are looked up by it, so no secret is ever compared in the clear.
- * A request hashes its token twice (its rate-limit key, then its authentication): the last answer is kept.
- */
+/** Only this digest is stored; tokens are looked up by it, so no secret is ever compared in the clear. */
 export function hashToken(token: string): string {
-  if (lastHashed?.token === token) return lastHashed.digest;
-  const digest = createHash('sha256').update(token).digest('hex');
-  lastHashed = { token, digest };
-  return digest;
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /** True when the text has the shape of a token of that kind (checked before any lookup). */
