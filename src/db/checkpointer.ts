@@ -1,12 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type SqliteDatabase from 'better-sqlite3';
 
 /** How often the checkpointer copies the WAL's new frames into the database file. */
-const CHECKPOINT_INTERVAL_MS = 100;
-
-/** SQLite's own automatic checkpoint, in WAL frames: what the connection falls back to without a checkpointer. */
-const AUTOCHECKPOINT_FRAMES = 1000;
+const CHECKPOINT_INTERVAL_MS = 25;
 
 // The worker's whole program (a worker cannot load this module's TypeScript source under the tests).
 const WORKER_SOURCE = `
@@ -26,46 +22,38 @@ parentPort.on('message', () => {
 `;
 
 /**
- * Checkpoints a WAL-mode SQLite file from a worker thread with a connection of its own, so that the
- * event loop never copies WAL frames into the database file nor waits for that file's fsync: left to
- * SQLite, every thousandth frame makes the commit that wrote it run the whole checkpoint inline.
- * A PASSIVE checkpoint takes no lock a writer needs: commits go on while it copies.
+ * Checkpoints a WAL-mode SQLite file from a worker thread with a connection of its own, every 25 ms,
+ * so that the event loop seldom copies WAL frames into the database file or waits for that file's
+ * fsync. Left alone, SQLite makes the commit that writes every thousandth frame run the whole
+ * checkpoint inline, on the event loop. A PASSIVE checkpoint takes no lock a writer needs: commits go
+ * on while it copies.
  *
- * The store's own connection stops checkpointing; if the worker fails, it checkpoints again as SQLite
- * would (`onError` is told). Crash safety is SQLite's: a checkpoint cut short is redone from the WAL.
+ * The store's connection keeps SQLite's own checkpoint at 1,000 frames all the same: SQLite starts
+ * the WAL over only at a write that finds every frame copied, which never happens under steady
+ * writes when only another connection checkpoints (the WAL then grows without end). That checkpoint
+ * now finds all but the last few milliseconds' frames already copied and flushed. Crash safety is
+ * SQLite's: a checkpoint cut short is redone from the WAL.
  */
 export class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
   private stopped: Promise<void> | undefined;
 
-  constructor(
-    private readonly connection: SqliteDatabase.Database,
-    file: string,
-    onError: (error: unknown) => void,
-  ) {
+  constructor(file: string, onError: (error: unknown) => void) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs: CHECKPOINT_INTERVAL_MS } });
     this.worker.unref();
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    connection.pragma('wal_autocheckpoint = 0');
-    this.worker.on('error', (error) => {
-      this.autocheckpoint();
-      onError(error);
-    });
+    this.worker.on('error', onError);
   }
 
-  /** Runs a last checkpoint, then ends the worker; the store's connection checkpoints on its own again. */
+  /** Runs a last checkpoint, then ends the worker. */
   stop(): Promise<void> {
     if (this.stopped === undefined) {
       this.worker.ref(); // kept unreferenced while it runs, it must hold the process open until it has finished
       this.worker.postMessage('stop');
-      this.stopped = this.exited.then(() => this.autocheckpoint());
+      this.stopped = this.exited;
     }
     return this.stopped;
-  }
-
-  private autocheckpoint(): void {
-    if (this.connection.open) this.connection.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_FRAMES}`);
   }
 }

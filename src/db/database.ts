@@ -52,8 +52,8 @@ export interface StoreOptions {
  * that acknowledge a write await durable() first (the app does it for every answer).
  * `synchronous=full` flushes inside every commit instead (on the event loop); `synchronous=normal`
  * never waits for the disk: a commit then survives a crash of the process but may be lost, never
- * corrupting the database, when the machine itself loses power. Checkpoints run in a worker
- * thread (Checkpointer), never inside a commit on the event loop.
+ * corrupting the database, when the machine itself loses power. Checkpoints are copied by a worker
+ * thread (Checkpointer), which leaves little for SQLite's own checkpoint in a commit.
  */
 export function openStore(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
@@ -74,7 +74,7 @@ function openSqlite(location: string, options: StoreOptions): Store {
   connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : walSync ? 'NORMAL' : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const checkpointer = inMemory ? undefined : new Checkpointer(connection, file, checkpointerFailed);
+  const checkpointer = inMemory ? undefined : new Checkpointer(file, checkpointerFailed);
   const dialect = new BatchingSqliteDialect({ database: withStatementCache(connection, walSync) }, connection);
   const batches = dialect.driver;
   const db = new Kysely<Database>({ dialect });
@@ -99,7 +99,7 @@ function openSqlite(location: string, options: StoreOptions): Store {
 }
 
 const checkpointerFailed = (error: unknown) =>
-  process.emitWarning(`SQLite's checkpointer stopped (${String(error)}): the store checkpoints inline again`);
+  process.emitWarning(`SQLite's checkpointer stopped (${String(error)}): the store's own checkpoints go on alone`);
 
 /** Prepared statements kept per SQL text; the least recently used goes past this many. */
 const STATEMENT_CACHE_SIZE = 500;

@@ -46,8 +46,9 @@ class KeptOpenFiles {
  * commit only writes the WAL; this flushes it afterwards, off the event loop, once for every commit
  * made since the previous flush, and a write is acknowledged only once a flush that started after
  * its commit has finished. That is FULL's promise (what was acknowledged survives a power loss), at
- * one flush for many concurrent writes instead of one each. (Checkpoints are SQLite's own: at NORMAL
- * it flushes the WAL before and the database file after each one, as at FULL.)
+ * one flush for many concurrent writes instead of one each. (A checkpoint, by the Checkpointer's
+ * thread or by SQLite itself, flushes the WAL before and the database file after it, at NORMAL as at
+ * FULL.)
  *
  * Writes are counted as they commit (`noteWrite`: a write outside a transaction, or the COMMIT of a
  * transaction that wrote); `durable()` resolves when every write counted so far is on disk. A flush covers all frames written before it starts: fdatasync writes back every
