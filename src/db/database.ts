@@ -74,7 +74,7 @@ function openSqlite(location: string, options: StoreOptions): Store {
   connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : walSync ? 'NORMAL' : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const checkpointer = inMemory ? undefined : new Checkpointer(file, checkpointerFailed);
+  const checkpointer = inMemory ? undefined : startCheckpointer(file);
   const dialect = new BatchingSqliteDialect({ database: withStatementCache(connection, walSync) }, connection);
   const batches = dialect.driver;
   const db = new Kysely<Database>({ dialect });
@@ -100,6 +100,16 @@ function openSqlite(location: string, options: StoreOptions): Store {
 
 const checkpointerFailed = (error: unknown) =>
   process.emitWarning(`SQLite's checkpointer stopped (${String(error)}): the store's own checkpoints go on alone`);
+
+/** The checkpointer thread, or none when no thread can be started: SQLite's own checkpoints then do all the work. */
+function startCheckpointer(file: string): Checkpointer | undefined {
+  try {
+    return new Checkpointer(file, checkpointerFailed);
+  } catch (error) {
+    checkpointerFailed(error);
+    return undefined;
+  }
+}
 
 /** Prepared statements kept per SQL text; the least recently used goes past this many. */
 const STATEMENT_CACHE_SIZE = 500;
