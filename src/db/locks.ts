@@ -1,6 +1,6 @@
 import { dialectOf, type Db } from './database.js';
 
-type LockableTable = 'users' | 'project_members' | 'projects' | 'organizations' | 'activities';
+type LockableTable = 'users' | 'project_members' | 'projects' | 'organizations';
 
 /**
  * Takes the write lock on one row for the rest of the transaction, in both stores; false when there

@@ -255,6 +255,17 @@ export async function findActivity(db: Db, organizationId: string, activityId: s
   return (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
 }
 
+const FIND_ACTIVITY_FOR_UPDATE = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ? for update');
+
+/**
+ * The activity, its row locked for the rest of the transaction: FOR UPDATE on PostgreSQL; a SQLite
+ * transaction holds the file's write lock from its start (see lockRowForWrite), so a plain read.
+ */
+export async function findActivityForUpdate(db: Db, organizationId: string, activityId: string): Promise<ActivityRow | undefined> {
+  const statement = dialectOf(db) === 'postgres' ? FIND_ACTIVITY_FOR_UPDATE : FIND_ACTIVITY;
+  return (await statement(db, [activityId, organizationId]))[0];
+}
+
 /** The user's running timer, if any (activities_one_running_timer: a partial unique index on user_id). */
 export async function findRunningTimer(db: Db, organizationId: string, userId: string): Promise<ActivityRow | undefined> {
   return (await FIND_RUNNING_TIMER(db, [userId, organizationId]))[0];

@@ -1,7 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { lockRowForWrite } from '../../db/locks.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
@@ -16,6 +15,7 @@ import {
   closeTimer,
   deleteActivity as deleteActivityRow,
   findActivity,
+  findActivityForUpdate,
   findRunningTimer,
   findUserRole,
   insertActivity,
@@ -187,31 +187,28 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
  * workspace; a User their own and those on projects they are a project admin of. Otherwise 404.
  */
 export async function visibleActivity(db: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
-  const row = await findActivity(db, actor.organizationId, activityId);
+  return visibleRow(db, actor, await findActivity(db, actor.organizationId, activityId));
+}
+
+async function visibleRow(db: Db, actor: Actor, row: ActivityRow | undefined): Promise<ActivityRow> {
   if (!row) throw notFound('activity');
   if (can(actor.role, 'activities:read:all') || row.user_id === actor.userId) return row;
   if (row.project_id !== null && (await administersProject(db, actor.userId, row.project_id))) return row;
   throw notFound('activity');
 }
 
-/** The activity when the actor may change it: the owner or an admin (a project admin who only sees it: 403). */
-async function changeableActivity(db: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
-  const row = await visibleActivity(db, actor, activityId);
+/**
+ * The activity when the actor may change it: the owner or an admin (a project admin who only sees
+ * it: 403). Read inside the write's transaction with its row locked: a concurrent change of the same
+ * activity waits, then is validated against this one's result, never against the row as it was
+ * before (two updates each valid alone could otherwise leave endedAt before startedAt).
+ */
+async function lockedChangeableActivity(trx: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
+  const row = await visibleRow(trx, actor, await findActivityForUpdate(trx, actor.organizationId, activityId));
   if (row.user_id !== actor.userId && !can(actor.role, 'activities:write:all')) {
     throw forbidden('Only the activity\'s user and administrators may change it.');
   }
   return row;
-}
-
-/**
- * The activity the actor may change, read inside the write's transaction with its row locked first:
- * a concurrent change of the same activity waits, then is validated against this one's result,
- * never against the row as it was before (two updates each valid alone could otherwise leave
- * endedAt before startedAt).
- */
-async function lockedChangeableActivity(trx: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
-  await lockRowForWrite(trx, 'activities', activityId);
-  return changeableActivity(trx, actor, activityId);
 }
 
 /**
