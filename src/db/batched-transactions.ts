@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type Driver, type SqliteDialectConfig } from 'kysely';
 
 /** One outer transaction shared by the request transactions of one turn of the event loop. */
 interface Batch {
@@ -8,7 +8,9 @@ interface Batch {
   reject(error: unknown): void;
 }
 
-const raw = (text: string) => CompiledQuery.raw(text);
+const COMMIT = CompiledQuery.raw('commit');
+
+const batchRolledBack = () => new Error('SQLite rolled back the batched transaction');
 
 /**
  * Kysely's SQLite driver, with the transactions that start within one turn of the event loop
@@ -27,16 +29,21 @@ const raw = (text: string) => CompiledQuery.raw(text);
  */
 class BatchingSqliteDriver extends SqliteDriver {
   private batch: Batch | undefined;
-  /** The savepoint statements, run on the connection directly: they take no parameters and return nothing. */
-  private readonly requestSavepoint: Record<'open' | 'release' | 'rollback', SqliteDatabase.Statement>;
+  /**
+   * The batch's BEGIN and the request savepoints, run on the connection directly: they take no
+   * parameters and return nothing. (The COMMIT goes through the store's statements, which count it
+   * for the WAL's flush.)
+   */
+  private readonly control: Record<'begin' | 'savepoint' | 'release' | 'rollback', SqliteDatabase.Statement>;
 
   constructor(
     config: SqliteDialectConfig,
     private readonly connection: SqliteDatabase.Database,
   ) {
     super(config);
-    this.requestSavepoint = {
-      open: connection.prepare('savepoint request'),
+    this.control = {
+      begin: connection.prepare('begin immediate'),
+      savepoint: connection.prepare('savepoint request'),
       release: connection.prepare('release request'),
       rollback: connection.prepare('rollback to request'),
     };
@@ -50,28 +57,28 @@ class BatchingSqliteDriver extends SqliteDriver {
     await this.batch?.committed;
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    if (this.batch && !this.connection.inTransaction) this.lose(new Error('SQLite rolled back the batched transaction'));
+  override async beginTransaction(): Promise<void> {
+    if (this.batch && !this.connection.inTransaction) this.lose(batchRolledBack());
     if (this.batch === undefined) {
-      await connection.executeQuery(raw('begin immediate'));
+      this.control.begin.run();
       this.batch = newBatch();
       setImmediate(() => void this.commitBatch());
     }
-    this.requestSavepoint.open.run();
+    this.control.savepoint.run();
   }
 
   override async commitTransaction(): Promise<void> {
-    this.requestSavepoint.release.run();
+    this.control.release.run();
   }
 
   override async rollbackTransaction(): Promise<void> {
     if (!this.connection.inTransaction) {
       // The error rolled back the outer transaction too: the batch is lost with it.
-      this.lose(new Error('SQLite rolled back the batched transaction'));
+      this.lose(batchRolledBack());
       return;
     }
-    this.requestSavepoint.rollback.run();
-    this.requestSavepoint.release.run();
+    this.control.rollback.run();
+    this.control.release.run();
   }
 
   /**
@@ -96,8 +103,8 @@ class BatchingSqliteDriver extends SqliteDriver {
     this.batch = undefined;
     try {
       if (batch === undefined) return;
-      if (!this.connection.inTransaction) throw new Error('SQLite rolled back the batched transaction');
-      await connection.executeQuery(raw('commit'));
+      if (!this.connection.inTransaction) throw batchRolledBack();
+      await connection.executeQuery(COMMIT);
       batch.resolve();
     } catch (error) {
       if (this.connection.inTransaction) this.connection.exec('rollback');

@@ -155,13 +155,9 @@ function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSyn
 
 type StatementKind = 'read' | 'write' | 'commit';
 
-/**
- * SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count;
- * and BEGIN IMMEDIATE as a write, though it writes nothing.
- */
+/** SQLite counts COMMIT as read-only, yet it is the statement that makes a transaction's writes count. */
 function kindOf(statement: SqliteDatabase.Statement, text: string): StatementKind {
   if (/^\s*commit\b/i.test(text)) return 'commit';
-  if (/^\s*begin\b/i.test(text)) return 'read';
   return statement.readonly ? 'read' : 'write';
 }
 
