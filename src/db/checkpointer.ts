@@ -34,7 +34,7 @@ parentPort.on('message', () => {
  * now finds all but the last few milliseconds' frames already copied and flushed. Crash safety is
  * SQLite's: a checkpoint cut short is redone from the WAL.
  */
-export class Checkpointer {
+class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
   private stopped: Promise<void> | undefined;
@@ -55,5 +55,18 @@ export class Checkpointer {
       this.stopped = this.exited;
     }
     return this.stopped;
+  }
+}
+
+const checkpointerFailed = (error: unknown) =>
+  process.emitWarning(`SQLite's checkpointer stopped (${String(error)}): the store's own checkpoints go on alone`);
+
+/** The checkpointer thread of a SQLite file, or none when no thread can be started: SQLite's own checkpoints then do all the work. */
+export function startCheckpointer(file: string): Checkpointer | undefined {
+  try {
+    return new Checkpointer(file, checkpointerFailed);
+  } catch (error) {
+    checkpointerFailed(error);
+    return undefined;
   }
 }

@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BatchingSqliteDialect } from './batched-transactions.js';
-import { Checkpointer } from './checkpointer.js';
+import { startCheckpointer } from './checkpointer.js';
 import type { Database } from './schema.js';
 import { WalSync, type Flush } from './wal-sync.js';
 
@@ -53,7 +53,7 @@ export interface StoreOptions {
  * `synchronous=full` flushes inside every commit instead (on the event loop); `synchronous=normal`
  * never waits for the disk: a commit then survives a crash of the process but may be lost, never
  * corrupting the database, when the machine itself loses power. Checkpoints are copied by a worker
- * thread (Checkpointer), which leaves little for SQLite's own checkpoint in a commit.
+ * thread (startCheckpointer), which leaves little for SQLite's own checkpoint in a commit.
  */
 export function openStore(url: string, options: StoreOptions = {}): Store {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
@@ -96,19 +96,6 @@ function openSqlite(location: string, options: StoreOptions): Store {
       await db.destroy();
     },
   };
-}
-
-const checkpointerFailed = (error: unknown) =>
-  process.emitWarning(`SQLite's checkpointer stopped (${String(error)}): the store's own checkpoints go on alone`);
-
-/** The checkpointer thread, or none when no thread can be started: SQLite's own checkpoints then do all the work. */
-function startCheckpointer(file: string): Checkpointer | undefined {
-  try {
-    return new Checkpointer(file, checkpointerFailed);
-  } catch (error) {
-    checkpointerFailed(error);
-    return undefined;
-  }
 }
 
 /** Prepared statements kept per SQL text; the least recently used goes past this many. */

@@ -51,8 +51,9 @@ class KeptOpenFiles {
  * FULL.)
  *
  * Writes are counted as they commit (`noteWrite`: a write outside a transaction, or the COMMIT of a
- * transaction that wrote); `durable()` resolves when every write counted so far is on disk. A flush covers all frames written before it starts: fdatasync writes back every
- * dirty page of the file, whichever descriptor wrote it.
+ * transaction that wrote); `durable()` resolves when every write counted so far is on disk. A flush
+ * covers all frames written before it starts: fdatasync writes back every dirty page of the file,
+ * whichever descriptor wrote it.
  */
 export class WalSync {
   private written = 0;
