@@ -1,10 +1,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../src/db/database.js';
+import { tempSqliteFile } from './support/sqlite-files.js';
 
 /*
  * SQLite commits the transactions of one turn of the event loop together (src/db/batched-transactions.ts):
@@ -26,7 +24,7 @@ const rows = async () => (await sql<{ v: string }>`select v from t order by v`.e
 const insert = (v: string) => db.transaction().execute(async (trx) => void (await sql`insert into t (v) values (${v})`.execute(trx)));
 
 beforeEach(async () => {
-  file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-batch-')), 'batch.db');
+  file = tempSqliteFile();
   store = openStore(`sqlite:${file}`);
   db = store.db as unknown as Kysely<any>;
   await sql`create table t (v text primary key)`.execute(db);

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../src/db/database.js';
+import { tempSqliteFile } from './support/sqlite-files.js';
 
 // A machine where no worker thread can be started.
 vi.mock('node:worker_threads', () => ({
@@ -19,7 +18,7 @@ describe('Checkpoints of a SQLite file without the checkpointer thread', () => {
 
   it('a store whose checkpointer cannot start still opens, writes, and checkpoints on its own, with a warning', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-checkpoint-')), 'timetrack.db');
+    const file = tempSqliteFile();
     const store = openStore(`sqlite:${file}`);
     try {
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('no threads here'));

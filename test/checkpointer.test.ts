@@ -1,27 +1,20 @@
 import { sql } from 'kysely';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/database.js';
 import { ROOT } from './support/processes.js';
+import { tempSqliteFile, until } from './support/sqlite-files.js';
 
 /*
  * A SQLite file's WAL is copied into the database file by a worker thread (src/db/checkpointer.ts),
  * never by a commit on the event loop.
  */
 
-const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-checkpoint-')), 'timetrack.db');
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
-
 describe('Checkpoints of a SQLite file', () => {
   it('the worker copies committed frames into the database file before SQLite\'s own checkpoint would', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     const store = openStore(`sqlite:${file}`);
     try {
       await sql`create table t (x text)`.execute(store.db);
@@ -38,7 +31,7 @@ describe('Checkpoints of a SQLite file', () => {
   });
 
   it('under steady writes the WAL starts over instead of growing without end', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     const store = openStore(`sqlite:${file}`);
     try {
       expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db)).rows).toEqual([{ wal_autocheckpoint: 1000 }]);
@@ -55,7 +48,7 @@ describe('Checkpoints of a SQLite file', () => {
   });
 
   it('closing the store checkpoints everything: the WAL is gone and another connection reads every row', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     const store = openStore(`sqlite:${file}`);
     await sql`create table t (x integer)`.execute(store.db);
     for (let i = 0; i < 50; i++) await sql`insert into t values (${i})`.execute(store.db);
@@ -71,7 +64,7 @@ describe('Checkpoints of a SQLite file', () => {
   });
 
   it('a process that closes its store exits by itself: the checkpointer holds it open only until its last checkpoint', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     const finished = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/open-write-close.ts'), file], { cwd: ROOT }, (error, stdout) =>
         resolve({ code: error ? (error.code as number) : 0, stdout }),

@@ -2,14 +2,13 @@ import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/database.js';
 import { eachStore, sharedDatabaseUrl } from './support/processes.js';
+import { tempSqliteFile, until } from './support/sqlite-files.js';
 
 /*
  * Nothing acknowledged is ever lost: an answer to a write is sent only once the write is on disk.
@@ -18,19 +17,12 @@ import { eachStore, sharedDatabaseUrl } from './support/processes.js';
  * itself waits for its log (synchronous_commit).
  */
 
-const tempFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-durable-')), 'timetrack.db');
-
 /** A flush that, once held, records what it was asked to flush and finishes only when released. */
 function heldFlush() {
   const held = { holding: false, calls: [] as { file: string; release: () => void }[] };
   const flush = (file: string) =>
     held.holding ? new Promise<void>((resolve) => held.calls.push({ file, release: resolve })) : Promise.resolve();
   return Object.assign(held, { flush });
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(condition()).toBe(true);
 }
 
 const config = (databaseUrl: string) => ({ ...loadConfig({}), databaseUrl, baseDomain: 'timetrack.test', logLevel: 'warn' });
@@ -63,7 +55,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
   });
 
   it('answers a write only after a flush of the WAL that began after its commit', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     held = heldFlush();
     const built = await appWithWorkspace(`sqlite:${file}`, held.flush);
     app = built.app;
@@ -90,7 +82,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
   });
 
   it('a flush begun while a transaction is still uncommitted does not count that transaction as on disk', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     held = heldFlush();
     const store = openStore(`sqlite:${file}`, { flush: held.flush });
     try {
@@ -123,7 +115,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
 
   it('a transaction that only reads asks for no flush', async () => {
     held = heldFlush();
-    const store = openStore(`sqlite:${tempFile()}`, { flush: held.flush });
+    const store = openStore(`sqlite:${tempSqliteFile()}`, { flush: held.flush });
     try {
       await sql`create table t (x integer)`.execute(store.db);
       await store.durable();
@@ -140,7 +132,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
 
   it('answers reads at once while no write waits for the disk', async () => {
     held = heldFlush();
-    const built = await appWithWorkspace(`sqlite:${tempFile()}`, held.flush);
+    const built = await appWithWorkspace(`sqlite:${tempSqliteFile()}`, held.flush);
     app = built.app;
     // The key's first use records lastUsedAt (a write); later reads within the minute write nothing.
     expect((await built.send('GET', '/api/activities')).statusCode).toBe(200);
@@ -154,7 +146,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
 
   it('covers the writes of many concurrent requests with fewer flushes than writes, answering each', async () => {
     held = heldFlush();
-    const built = await appWithWorkspace(`sqlite:${tempFile()}`, held.flush);
+    const built = await appWithWorkspace(`sqlite:${tempSqliteFile()}`, held.flush);
     app = built.app;
     held.holding = true;
     let flushes = 0;
@@ -177,7 +169,7 @@ describe('Durability of acknowledged writes, SQLite files (group commit)', () =>
   });
 
   it('a file store runs in WAL mode at synchronous=NORMAL with group commit; ?synchronous=full flushes in every commit', async () => {
-    const file = tempFile();
+    const file = tempSqliteFile();
     for (const [url, level] of [
       [`sqlite:${file}`, 1],
       [`sqlite:${file}?synchronous=full`, 2],

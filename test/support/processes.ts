@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
+import { tempSqliteFile } from './sqlite-files.js';
 import { testStores, type TestStore } from './stores.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -16,8 +15,7 @@ export interface Finished {
 /** A fresh DATABASE_URL that several processes can share: a temporary SQLite file, or a PostgreSQL schema. */
 export function sharedDatabaseUrl(store: TestStore): string {
   if (store.name === 'postgres') return store.freshUrl();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-test-'));
-  return `sqlite:${path.join(dir, 'timetrack.db')}`;
+  return `sqlite:${tempSqliteFile()}`;
 }
 
 export const eachStore = testStores;
