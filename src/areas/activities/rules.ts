@@ -155,31 +155,28 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
   }
   const name = nameOf(body.name);
   const { projectId } = body;
+  const id = newId();
   const now = nowIso();
-  const activity = {
-    id: newId(),
-    organization_id: actor.organizationId,
-    user_id: actor.userId,
-    project_id: null as string | null,
-    name,
-    billable: toDbBool(body.billable ?? false),
-    started_at: startedAt,
-    ended_at: endedAt,
-    created_at: now,
-    updated_at: now,
-  };
   // The project is read inside the write's transaction: a creation is one transaction (on SQLite, one savepoint of a batch).
   const create = () =>
     db.transaction().execute(async (trx) => {
-      if (projectId !== undefined && projectId !== null) {
-        const project = await bookableProject(trx, actor.organizationId, actor, projectId);
-        activity.project_id = project.id;
-        activity.billable = toDbBool(body.billable ?? fromDbBool(project.billable));
-      }
+      const project = projectId == null ? undefined : await bookableProject(trx, actor.organizationId, actor, projectId);
+      const activity = {
+        id,
+        organization_id: actor.organizationId,
+        user_id: actor.userId,
+        project_id: project?.id ?? null,
+        name,
+        billable: toDbBool(body.billable ?? (project ? fromDbBool(project.billable) : false)),
+        started_at: startedAt,
+        ended_at: endedAt,
+        created_at: now,
+        updated_at: now,
+      };
       await writeActivity(trx, { kind: 'create', activity }, actor);
+      return activity;
     });
-  await (endedAt === null ? retryOnTimerRace(create) : create());
-  return toActivity(activity);
+  return toActivity(await (endedAt === null ? retryOnTimerRace(create) : create()));
 }
 
 /**
