@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BACKSTOP_CHECKPOINT_FRAMES } from '../src/db/checkpointer.js';
 import { openStore } from '../src/db/database.js';
 import { ROOT } from './support/processes.js';
 import { tempSqliteFile, until } from './support/sqlite-files.js';
@@ -19,7 +20,7 @@ describe('Checkpoints of a SQLite file', () => {
     try {
       await sql`create table t (x text)`.execute(store.db);
       const before = fs.statSync(file).size;
-      // About 60 WAL frames: far below the 1,000 at which the store's connection checkpoints itself.
+      // About 60 WAL frames: far below the backstop at which the store's connection checkpoints itself.
       await store.db.transaction().execute(async (trx) => {
         for (let i = 0; i < 200; i++) await sql`insert into t values (${'x'.repeat(1000)})`.execute(trx);
       });
@@ -34,14 +35,19 @@ describe('Checkpoints of a SQLite file', () => {
     const file = tempSqliteFile();
     const store = openStore(`sqlite:${file}`);
     try {
-      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db)).rows).toEqual([{ wal_autocheckpoint: 1000 }]);
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db)).rows).toEqual([
+        { wal_autocheckpoint: BACKSTOP_CHECKPOINT_FRAMES },
+      ]);
       await sql`create table t (x text)`.execute(store.db);
-      // One page a transaction, 4,000 of them, back to back: four times SQLite's checkpoint threshold.
-      for (let i = 0; i < 4000; i++) {
-        await store.db.transaction().execute((trx) => sql`insert into t values (${'x'.repeat(3000)})`.execute(trx));
+      // Ten pages a transaction, back to back, four times the backstop's frames in all.
+      const pagesPerTransaction = 10;
+      for (let i = 0; i < (4 * BACKSTOP_CHECKPOINT_FRAMES) / pagesPerTransaction; i++) {
+        await store.db.transaction().execute(async (trx) => {
+          for (let page = 0; page < pagesPerTransaction; page++) await sql`insert into t values (${'x'.repeat(3000)})`.execute(trx);
+        });
       }
       const frame = 4096 + 24;
-      expect(fs.statSync(`${file}-wal`).size).toBeLessThan(2000 * frame);
+      expect(fs.statSync(`${file}-wal`).size).toBeLessThan(2 * BACKSTOP_CHECKPOINT_FRAMES * frame);
     } finally {
       await store.close();
     }

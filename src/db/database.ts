@@ -74,7 +74,7 @@ function openSqlite(location: string, options: StoreOptions): Store {
   connection.pragma(`synchronous = ${option ? option[1].toUpperCase() : walSync ? 'NORMAL' : 'FULL'}`);
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const checkpointer = inMemory ? undefined : startCheckpointer(file);
+  const checkpointer = inMemory ? undefined : startCheckpointer(file, connection);
   const dialect = new BatchingSqliteDialect({ database: withStatementCache(connection, walSync) }, connection);
   const batches = dialect.driver;
   const db = new Kysely<Database>({ dialect });
