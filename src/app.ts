@@ -11,6 +11,7 @@ import { health } from './http/health.js';
 import { REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
 import { openapi } from './http/openapi.js';
 import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
+import { decorateBearer } from './http/bearer.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { tenancy } from './http/tenancy.js';
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const area of areas) for (const schema of area.schemas ?? []) app.addSchema(schema);
   await app.register(health);
 
+  decorateBearer(app);
   await app.register(rateLimits);
   await app.register(
     async (api) => {

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey, type Caller } from '../areas/access/repository.js';
 import { fromDbBool } from '../db/values.js';
 import { nowIso } from '../lib/time.js';
-import { API_KEY_PREFIX, hashToken, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
+import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
+import { bearerOf } from './bearer.js';
 import { forbidden, unauthorized } from './errors.js';
 import { can, type Permission, type Role } from './permissions.js';
 import type { ResolvedToken } from './tenancy.js';
@@ -53,11 +54,12 @@ export const authenticate = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request, reply) => {
     const config = request.routeOptions.config;
     if (config.public) return;
-    const token = bearerToken(request.headers.authorization);
-    if (token === null) throw unauthorized();
+    const bearer = bearerOf(request);
+    if (bearer === null) throw unauthorized();
+    const { token } = bearer;
     const organizationId = request.workspace.id;
     const cache = app.identity.tokens;
-    const key = `${organizationId}:${hashToken(token)}`;
+    const key = `${organizationId}:${bearer.digest}`;
     let resolved = cache.get(key);
     if (resolved === undefined) {
       const ticket = cache.ticket();
@@ -77,9 +79,3 @@ export const authenticate = fp(async (app: FastifyInstance) => {
     if (config.permission && !can(caller.role, config.permission)) throw forbidden();
   });
 });
-
-function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer +([^\s]+) *$/i.exec(header);
-  return match ? match[1] : null;
-}

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import { hashToken } from '../lib/tokens.js';
+import { bearerOf } from './bearer.js';
 import { ApiError } from './errors.js';
 
 declare module 'fastify' {
@@ -19,9 +19,8 @@ const WINDOW_MS = 60_000;
 
 /** Limits are kept per token by its digest, so no secret reaches the counter store. */
 function tokenKey(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  const match = header ? /^Bearer +(\S+)/i.exec(header) : null;
-  return match ? `token:${hashToken(match[1])}` : `address:${request.ip}`;
+  const bearer = bearerOf(request);
+  return bearer ? `token:${bearer.digest}` : `address:${request.ip}`;
 }
 
 /**
