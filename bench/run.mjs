@@ -1,11 +1,13 @@
-// `npm run bench [-- --quick] [-- --store sqlite|postgres] [-- --only case,case] [-- --json file]`
+// `npm run bench [-- --quick] [-- --store sqlite|postgres] [-- --only case,case] [-- --json file] [-- --compare REF]`
 //
 // Builds dist/ when stale, then for SQLite (and PostgreSQL when BENCH_DATABASE_URL is set):
 // seeds a fresh database in bulk, starts the real server (`node bin/start.js`, LOG_LEVEL=warn) pinned
 // to core 0, and drives it with autocannon from a separate process pinned to core 1. Every case is
 // measured in slices that alternate with slices against the ceiling (a bare node:http server on
 // core 0 answering a pre-serialized body of the case's answer size), so machine drift cancels out in
-// the per-pair ratios. Prints one table per store.
+// the per-pair ratios. Prints one table per store. With --compare REF, the other side of each pair is
+// the server as built from git revision REF instead of the ceiling (on a copy of the same seeded
+// SQLite file; on the same PostgreSQL schema), so a change is judged against its base in one run.
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -36,6 +38,8 @@ const JSON_OUT = option('json');
 const SQLITE_SYNCHRONOUS = option('sqlite-synchronous');
 /** --profile DIR: the server writes a V8 CPU profile there when it stops (for finding hot paths). */
 const PROFILE = option('profile');
+/** --compare REF: each case against the server of git revision REF (built in a temporary worktree) instead of the ceiling. */
+const COMPARE = option('compare');
 
 const PLAN = QUICK
   ? { main: 100_000, scale: [10_000], pairs: 2, seconds: 1, warmup: 0.5, connections: 10 }
@@ -111,9 +115,9 @@ async function waitForHttp(port, urlPath, child) {
   }
 }
 
-async function startProcess(core, command, env, readyPath, port) {
+async function startProcess(core, command, env, readyPath, port, cwd = ROOT) {
   const [file, argv] = pinned(core, command);
-  const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -170,7 +174,8 @@ const median = (values) => {
 
 /** A case against the service, in pairs alternating with the ceiling answering the same size. */
 async function measure(server, ceiling, request, bytes) {
-  const ceilingRequest = { ...request, paths: [`/${bytes}`], headers: { ...request.headers, host: '127.0.0.1' } };
+  // Against a reference server, its side of a pair is the very same request.
+  const ceilingRequest = COMPARE ? request : { ...request, paths: [`/${bytes}`], headers: { ...request.headers, host: '127.0.0.1' } };
   await slice(server, request, PLAN.warmup);
   await slice(ceiling, ceilingRequest, PLAN.warmup);
   const pairs = [];
@@ -192,6 +197,8 @@ async function measure(server, ceiling, request, bytes) {
     p99: median(pairs.map((p) => p.caseSlice.p99)),
     cpuUs: median(pairs.map((p) => p.caseSlice.cpuPerRequest)) * 1e6,
     ceilingRps: median(pairs.map((p) => p.ceilingSlice.rps)),
+    ceilingCpuUs: median(pairs.map((p) => p.ceilingSlice.cpuPerRequest)) * 1e6,
+    cpuRatio: median(pairs.map((p) => p.caseSlice.cpuPerRequest / p.ceilingSlice.cpuPerRequest)),
     ratio: median(pairs.map((p) => p.ratio)),
     ratios: pairs.map((p) => p.ratio),
   };
@@ -334,15 +341,15 @@ async function runStore(store) {
   const fixtures = await seed(url, workspaces, log);
   const main = fixtures[fixtures.length - 1];
 
-  const startServer = async () => {
+  const startServer = async (root = ROOT, databaseUrl = url) => {
     const port = await freePort();
     const started = await startProcess(
       0,
-      [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(ROOT, 'bin/start.js')],
+      [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(root, 'bin/start.js')],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATABASE_URL: url,
+        DATABASE_URL: databaseUrl,
         BASE_DOMAIN: 'localhost',
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
@@ -353,14 +360,20 @@ async function runStore(store) {
       },
       '/readyz',
       port,
+      root,
     );
     started.port = port;
     return started;
   };
   let server = await startServer();
-  const ceilingPort = await freePort();
-  const ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
-  ceiling.port = ceilingPort;
+  let ceiling;
+  if (COMPARE) {
+    ceiling = await startServer(referenceRoot, store === 'sqlite' ? copySqliteFile(url, path.join(tmp, 'reference.db')) : url);
+  } else {
+    const ceilingPort = await freePort();
+    ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
+    ceiling.port = ceilingPort;
+  }
 
   const loadBefore = quietness();
   const results = [];
@@ -373,9 +386,10 @@ async function runStore(store) {
       log(`[${store}] ${c.label}: ${shape.entries} entries, ${shape.bytes} bytes`);
       const m = await measure(server, ceiling, c, shape.bytes);
       results.push({ ...c, ...shape, ...m });
-      log(`[${store}]   ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req, ratio ${fmt(m.ratio * 100, 1)} % (${m.ratios.map((r) => fmt(r * 100, 1)).join(', ')})`);
+      const against = COMPARE ? `× ${fmt(m.ratio, 3)} of ${COMPARE}'s req/s` : `ratio ${fmt(m.ratio * 100, 1)} %`;
+      log(`[${store}]   ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req, ${against} (${m.ratios.map((r) => fmt(r * 100, 1)).join(', ')})`);
     }
-    if (!ONLY || ONLY.includes('scaling')) {
+    if (!COMPARE && (!ONLY || ONLY.includes('scaling'))) {
       for (const fixture of fixtures) {
         const c = casesOf(fixture).find((x) => x.id === 'list-100-user');
         const shape = await probe(server, c);
@@ -384,7 +398,7 @@ async function runStore(store) {
         log(`[${store}] scaling ${fixture.activities}: ${shape.entries} entries, ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req`);
       }
     }
-    if (!ONLY || ONLY.includes('memory')) {
+    if (!COMPARE && (!ONLY || ONLY.includes('memory'))) {
       // On a server of its own (as after a restart), so what earlier cases left on the heap does not count.
       await stopProcess(server);
       server = await startServer();
@@ -404,8 +418,42 @@ async function runStore(store) {
     loadBefore,
     loadAfter: quietness(),
   };
-  printTable(store, results, scaling, memory, meta);
+  if (COMPARE) printComparison(store, results, meta);
+  else printTable(store, results, scaling, memory, meta);
   return { store, meta, results, scaling, memory };
+}
+
+/** The seeded SQLite file copied for the reference server (the seeding store was closed: no WAL is left). */
+function copySqliteFile(url, target) {
+  fs.copyFileSync(url.slice('sqlite:'.length).replace(/\?.*$/, ''), target);
+  return `sqlite:${target}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
+}
+
+/** Git revision REF built in a temporary worktree that uses this checkout's node_modules. */
+function buildReference(ref) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-reference-'));
+  execFileSync('git', ['worktree', 'add', '--detach', root, ref], { cwd: ROOT, stdio: 'ignore' });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  log(`[compare] building ${ref} in ${root}...`);
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  return root;
+}
+
+function removeReference(root) {
+  execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
+}
+
+function printComparison(store, results, meta) {
+  const lines = ['', `## ${store}: this tree against ${COMPARE} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`];
+  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; both servers on core 0 in turn, autocannon on core 1`, '');
+  const header = `| ${pad('case', 40)} | ${pad('req/s', 7, true)} | ${pad('ref req/s', 9, true)} | ${pad('× req/s', 7, true)} | ${pad('pairs', 23)} | ${pad('CPU µs/req', 10, true)} | ${pad('ref CPU', 7, true)} | ${pad('× CPU', 5, true)} |`;
+  lines.push(header, header.replace(/[^|]/g, '-'));
+  for (const r of results) {
+    lines.push(
+      `| ${pad(r.label, 40)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.ceilingRps), 9, true)} | ${pad(fmt(r.ratio, 3), 7, true)} | ${pad(r.ratios.map((x) => fmt(x, 2)).join(' '), 23)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingCpuUs, 1), 7, true)} | ${pad(fmt(r.cpuRatio, 3), 5, true)} |`,
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 async function dropSchema(schema) {
@@ -421,13 +469,18 @@ async function dropSchema(schema) {
 
 ensureBuilt();
 const started = Date.now();
+const referenceRoot = COMPARE ? buildReference(COMPARE) : undefined;
 const all = [];
-for (const store of STORES) {
-  if (store === 'postgres' && !process.env.BENCH_DATABASE_URL) {
-    log('[postgres] skipped: set BENCH_DATABASE_URL=postgres://user@host:port/db to run it');
-    continue;
+try {
+  for (const store of STORES) {
+    if (store === 'postgres' && !process.env.BENCH_DATABASE_URL) {
+      log('[postgres] skipped: set BENCH_DATABASE_URL=postgres://user@host:port/db to run it');
+      continue;
+    }
+    all.push(await runStore(store));
   }
-  all.push(await runStore(store));
+} finally {
+  if (referenceRoot) removeReference(referenceRoot);
 }
 log(`bench finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(all, null, 2));
