@@ -4,7 +4,7 @@ import { findUserByApiKey, findUserBySession, touchApiKey, type Caller } from '.
 import { fromDbBool } from '../db/values.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
-import { bearerOf } from './bearer.js';
+import { bearerOf, type Bearer } from './bearer.js';
 import { forbidden, unauthorized } from './errors.js';
 import { can, type Permission, type Role } from './permissions.js';
 import type { ResolvedToken } from './tenancy.js';
@@ -31,10 +31,10 @@ const invalidToken = () => unauthorized('The token is not valid for this workspa
  * What a bearer token stands for in one workspace, from the database. Unknown, expired and revoked
  * tokens and archived or deleted users resolve to nothing.
  */
-async function resolveToken(app: FastifyInstance, organizationId: string, token: string): Promise<ResolvedToken | undefined> {
-  const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, token) : undefined;
+async function resolveToken(app: FastifyInstance, organizationId: string, { token, digest }: Bearer): Promise<ResolvedToken | undefined> {
+  const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, digest) : undefined;
   const found =
-    apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, token) : undefined);
+    apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest) : undefined);
   if (!found || fromDbBool(found.archived)) return undefined;
   return {
     caller: { userId: found.user_id, accountId: found.account_id, email: found.email, role: found.role as Role },
@@ -63,7 +63,7 @@ export const authenticate = fp(async (app: FastifyInstance) => {
     let resolved = cache.get(key);
     if (resolved === undefined) {
       const ticket = cache.ticket();
-      resolved = await resolveToken(app, organizationId, token);
+      resolved = await resolveToken(app, organizationId, bearer);
       if (resolved === undefined) throw invalidToken();
       cache.set(key, resolved, ticket);
     }

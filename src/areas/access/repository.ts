@@ -31,13 +31,14 @@ const userColumns = [
   'users.archived',
 ] as const;
 
-export async function findUserByApiKey(db: Db, organizationId: string, token: string) {
+/** The user of an API key, found by the key's SHA-256 digest (hashToken). */
+export async function findUserByApiKey(db: Db, organizationId: string, tokenHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
     .select([...userColumns, 'api_keys.id as api_key_id', 'api_keys.last_used_at'])
-    .where('api_keys.token_hash', '=', hashToken(token))
+    .where('api_keys.token_hash', '=', tokenHash)
     .where('api_keys.organization_id', '=', organizationId)
     .executeTakeFirst();
 }
@@ -45,12 +46,13 @@ export async function findUserByApiKey(db: Db, organizationId: string, token: st
 /**
  * The user a session token stands for in one workspace: the session's own user when it acts as one
  * (impersonation), otherwise the account's user in that workspace. Expired sessions find nobody.
+ * The session is found by its token's SHA-256 digest (hashToken).
  */
-export async function findUserBySession(db: Db, organizationId: string, token: string): Promise<UserOfToken | undefined> {
+export async function findUserBySession(db: Db, organizationId: string, tokenHash: string): Promise<UserOfToken | undefined> {
   const session = await db
     .selectFrom('sessions')
     .select(['account_id', 'organization_id', 'user_id'])
-    .where('token_hash', '=', hashToken(token))
+    .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', nowIso())
     .executeTakeFirst();
   if (!session) return undefined;
