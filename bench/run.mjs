@@ -325,7 +325,8 @@ async function runStore(store) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-'));
   let url;
   let schema;
-  if (store === 'sqlite') url = `sqlite:${path.join(tmp, 'bench.db')}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
+  const benchFile = path.join(tmp, 'bench.db');
+  if (store === 'sqlite') url = sqliteUrl(benchFile);
   else {
     schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
     const base = new URL(process.env.BENCH_DATABASE_URL);
@@ -368,7 +369,7 @@ async function runStore(store) {
   let server = await startServer();
   let ceiling;
   if (COMPARE) {
-    ceiling = await startServer(referenceRoot, store === 'sqlite' ? copySqliteFile(url, path.join(tmp, 'reference.db')) : url);
+    ceiling = await startServer(referenceRoot, store === 'sqlite' ? copySqliteFile(benchFile, path.join(tmp, 'reference.db')) : url);
   } else {
     const ceilingPort = await freePort();
     ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
@@ -423,10 +424,15 @@ async function runStore(store) {
   return { store, meta, results, scaling, memory };
 }
 
+/** DATABASE_URL of a SQLite file, at the --sqlite-synchronous level when one is given. */
+function sqliteUrl(file) {
+  return `sqlite:${file}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
+}
+
 /** The seeded SQLite file copied for the reference server (the seeding store was closed: no WAL is left). */
-function copySqliteFile(url, target) {
-  fs.copyFileSync(url.slice('sqlite:'.length).replace(/\?.*$/, ''), target);
-  return `sqlite:${target}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
+function copySqliteFile(file, target) {
+  fs.copyFileSync(file, target);
+  return sqliteUrl(target);
 }
 
 /** Git revision REF built in a temporary worktree that uses this checkout's node_modules. */
