@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** API keys: `ttk_` + 43 base64url characters (32 random bytes). */
 export const API_KEY_PREFIX = 'ttk_';
@@ -14,7 +14,7 @@ export function newToken(prefix: string): string {
 
 /** Only this digest is stored; tokens are looked up by it, so no secret is ever compared in the clear. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** True when the text has the shape of a token of that kind (checked before any lookup). */
