@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { authenticate } from './http/authenticate.js';
 import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
+import { hookOf } from './http/hook.js';
 import { REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
 import { openapi } from './http/openapi.js';
 import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
@@ -83,8 +84,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw error;
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // Nothing is acknowledged before it is on disk: an answer waits for the flush of the writes before it (Store.durable).
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -102,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('onRequest', app.rateLimitHooks.perAddress);
-      api.addHook('onRequest', rejectConflictingRequestTarget);
+      api.addHook('onRequest', hookOf(rejectConflictingRequestTarget));
       await api.register(tenancy);
       api.addHook('onRequest', app.rateLimitHooks.perToken);
       await api.register(authenticate);

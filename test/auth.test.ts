@@ -41,6 +41,18 @@ describeEachStore('Bearer tokens', (h) => {
     expect401(await h.call('GET', '/api/auth', { host: ws.host }));
   });
 
+  it('HEAD of a route needs the token and the permission its GET needs', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const head = (url: string, token?: string) => h.call('HEAD', url, { host: ws.host, ...(token ? { token } : {}) });
+    const missing = await head('/api/activities');
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expect((await head('/api/activities', user.token)).status).toBe(200);
+    expect((await head('/api/subscriptions', user.token)).status).toBe(403);
+    expect((await head('/api/subscriptions', ws.admin.token)).status).toBe(200);
+  });
+
   it('a malformed Authorization header is 401', async () => {
     const ws = await h.workspace();
     for (const value of ['Basic abc', 'Bearer', `Token ${ws.admin.token}`, `Bearer ${ws.admin.token} extra`]) {

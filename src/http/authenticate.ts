@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey, type Caller } from '../areas/access/repository.js';
 import { fromDbBool } from '../db/values.js';
@@ -6,6 +6,7 @@ import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
 import { forbidden, unauthorized } from './errors.js';
+import { appendRouteHook, hookOf } from './hook.js';
 import { can, type Permission, type Role } from './permissions.js';
 import type { ResolvedToken } from './tenancy.js';
 
@@ -48,34 +49,68 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
  * keyed by workspace and token digest, keeps only valid tokens, and is emptied by every write on this
  * instance that may change a user or a token (see tenancy), so revocation, archiving and deletion
  * hold at once here and within a second on other instances.
+ *
+ * The check is a hook of each non-public route, added as the route is registered with the route's
+ * permission at hand (reading `request.routeOptions` on every request builds a frozen copy of the
+ * route's options). Route hooks run after the scope's, so it still runs after the workspace and the
+ * rate limits; a cached token is checked without a promise.
  */
 export const authenticate = fp(async (app: FastifyInstance) => {
   app.decorateRequest('caller', null as unknown as Caller);
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    if (config.public) return;
-    const bearer = bearerOf(request);
-    if (bearer === null) throw unauthorized();
-    const { token } = bearer;
-    const organizationId = request.workspace.id;
-    const cache = app.identity.tokens;
-    const key = `${organizationId}:${bearer.digest}`;
-    let resolved = cache.get(key);
-    if (resolved === undefined) {
-      const ticket = cache.ticket();
-      resolved = await resolveToken(app, organizationId, bearer);
-      if (resolved === undefined) throw invalidToken();
-      cache.set(key, resolved, ticket);
-    }
-    const { apiKey } = resolved;
-    if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
-      const now = nowIso();
-      apiKey.lastUsedMs = Date.parse(now);
-      await touchApiKey(app.db, apiKey.id, now);
-    }
-    const caller: Caller = { ...resolved.caller, token };
-    request.caller = caller;
-    reply.header('cache-control', 'no-store');
-    if (config.permission && !can(caller.role, config.permission)) throw forbidden();
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public) return;
+    const permission = route.config?.permission;
+    appendRouteHook(route, 'onRequest', hookOf((request, reply) => authenticateRequest(app, request, reply, permission)));
   });
 });
+
+function authenticateRequest(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  permission: Permission | undefined,
+): void | Promise<void> {
+  const bearer = bearerOf(request);
+  if (bearer === null) throw unauthorized();
+  const organizationId = request.workspace.id;
+  const key = `${organizationId}:${bearer.digest}`;
+  const resolved = app.identity.tokens.get(key);
+  if (resolved === undefined) {
+    return lookUpToken(app, organizationId, bearer, key).then((found) => admitAfterTouch(app, request, reply, found, bearer.token, permission));
+  }
+  return admitAfterTouch(app, request, reply, resolved, bearer.token, permission);
+}
+
+async function lookUpToken(app: FastifyInstance, organizationId: string, bearer: Bearer, key: string): Promise<ResolvedToken> {
+  const cache = app.identity.tokens;
+  const ticket = cache.ticket();
+  const resolved = await resolveToken(app, organizationId, bearer);
+  if (resolved === undefined) throw invalidToken();
+  cache.set(key, resolved, ticket);
+  return resolved;
+}
+
+/** Admits the caller, first recording that an API key was used when its lastUsedAt is a minute old. */
+function admitAfterTouch(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resolved: ResolvedToken,
+  token: string,
+  permission: Permission | undefined,
+): void | Promise<void> {
+  const { apiKey } = resolved;
+  if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
+    const now = nowIso();
+    apiKey.lastUsedMs = Date.parse(now);
+    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved, token, permission));
+  }
+  admit(request, reply, resolved, token, permission);
+}
+
+function admit(request: FastifyRequest, reply: FastifyReply, resolved: ResolvedToken, token: string, permission: Permission | undefined): void {
+  const caller: Caller = { ...resolved.caller, token };
+  request.caller = caller;
+  reply.header('cache-control', 'no-store');
+  if (permission && !can(caller.role, permission)) throw forbidden();
+}

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { ApiError, invalid } from './errors.js';
+import { appendRouteHook, hookOf } from './hook.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -31,20 +32,28 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
   );
 
   // Path and query values are text too: an id no store can hold names no record (404); a query value
-  // of a route that reads its query string is 422. Checked after authentication, before the schema.
-  app.addHook('preValidation', async (request) => {
-    for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
-      if (typeof value === 'string' && hasUnstorableText(value)) throw new ApiError('not-found', 'No such record.');
-    }
-    if (!request.routeOptions.schema?.querystring) return;
-    for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-      const values = Array.isArray(value) ? value : [value];
-      if (values.some((v) => typeof v === 'string' && hasUnstorableText(v))) throw invalid(`/query/${name}`, UNSTORABLE_TEXT);
-    }
+  // of a route that reads its query string is 422. Checked after authentication, before the schema, by
+  // a hook of each route that has such values (found as the route is registered, not on every request).
+  app.addHook('onRoute', (route) => {
+    const readsQuery = route.schema?.querystring !== undefined;
+    if (!readsQuery && !/[:*]/.test(route.url)) return;
+    const check = hookOf((request) => refuseUnstorablePathAndQuery(request, readsQuery));
+    appendRouteHook(route, 'preValidation', check);
   });
 });
 
 const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+
+function refuseUnstorablePathAndQuery(request: FastifyRequest, readsQuery: boolean): void {
+  for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
+    if (typeof value === 'string' && hasUnstorableText(value)) throw new ApiError('not-found', 'No such record.');
+  }
+  if (!readsQuery) return;
+  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && hasUnstorableText(v))) throw invalid(`/query/${name}`, UNSTORABLE_TEXT);
+  }
+}
 
 /** A lone surrogate or U+0000 (in a `u` regular expression a surrogate pair is one code point, so \p{Cs} only matches lone halves). */
 const hasUnstorableText = (text: string): boolean => text.includes('\u0000') || /\p{Cs}/u.test(text);

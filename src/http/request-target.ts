@@ -8,7 +8,7 @@ import { ApiError } from './errors.js';
  * the request selects no workspace (404 workspace-not-found), before any token is looked at.
  * Origin-form request lines (`GET /api/auth`), the usual kind, are not affected.
  */
-export async function rejectConflictingRequestTarget(request: FastifyRequest): Promise<void> {
+export function rejectConflictingRequestTarget(request: FastifyRequest): void {
   const target = request.raw.url ?? '';
   if (target.startsWith('/')) return;
   const hostHeader = hostnameOf(request.headers.host);

@@ -4,6 +4,7 @@ import { findWorkspaceByDomain, type Workspace } from '../areas/workspace/reposi
 import { isWellFormedDomain } from '../areas/workspace/rules.js';
 import type { Caller } from '../areas/access/repository.js';
 import { ApiError } from './errors.js';
+import { appendRouteHook, hookOf } from './hook.js';
 import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from './identity-cache.js';
 
 declare module 'fastify' {
@@ -57,14 +58,17 @@ const notServed = () => new ApiError('workspace-not-found', 'No workspace is ser
 /**
  * The workspace the request's host selects; 404 workspace-not-found when there is none. A domain
  * found in the last second is not looked up again (renames and deletions made here clear the cache
- * at once; see tenancy).
+ * at once; see tenancy): it is then answered at once, without a promise.
  */
-export async function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Promise<Workspace> {
+export function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Workspace | Promise<Workspace> {
   const domain = workspaceDomainOf(request, app.config.baseDomain);
   if (domain === null) throw notServed();
+  const cached = app.identity?.workspaces.get(domain);
+  return cached ?? lookUpWorkspace(app, domain);
+}
+
+async function lookUpWorkspace(app: FastifyInstance, domain: string): Promise<Workspace> {
   const cache = app.identity?.workspaces;
-  const cached = cache?.get(domain);
-  if (cached !== undefined) return cached;
   const ticket = cache?.ticket();
   const workspace = await findWorkspaceByDomain(app.db, domain);
   if (!workspace) throw notServed();
@@ -92,9 +96,18 @@ export const tenancy = fp(async (app: FastifyInstance) => {
   };
   app.decorate('identity', identity);
   app.decorateRequest('workspace', null as unknown as Workspace);
-  app.addHook('onRequest', async (request) => {
-    request.workspace = await resolveWorkspace(app, request);
-  });
+  app.addHook(
+    'onRequest',
+    hookOf((request) => {
+      const found = resolveWorkspace(app, request);
+      if (found instanceof Promise) {
+        return found.then((workspace) => {
+          request.workspace = workspace;
+        });
+      }
+      request.workspace = found;
+    }),
+  );
   // Only the routes whose writes may change an identity get the hook: reads pay nothing for it.
   const invalidate: onSendHookHandler = (request, _reply, payload, done) => {
     if ((request.caller as Caller | null) !== null) identity.invalidate();
@@ -103,7 +116,6 @@ export const tenancy = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((method) => mayChangeIdentity(method, route.url))) return;
-    const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
-    route.onSend = [...existing, invalidate];
+    appendRouteHook(route, 'onSend', invalidate);
   });
 });
