@@ -38,7 +38,7 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
     apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest) : undefined);
   if (!found || fromDbBool(found.archived)) return undefined;
   return {
-    caller: { userId: found.user_id, accountId: found.account_id, email: found.email, role: found.role as Role },
+    caller: Object.freeze({ userId: found.user_id, accountId: found.account_id, email: found.email, role: found.role as Role, token }),
     ...(apiKey ? { apiKey: { id: apiKey.api_key_id, lastUsedMs: apiKey.last_used_at === null ? null : Date.parse(apiKey.last_used_at) } } : {}),
   };
 }
@@ -76,9 +76,9 @@ function authenticateRequest(
   const key = `${organizationId}:${bearer.digest}`;
   const resolved = app.identity.tokens.get(key);
   if (resolved === undefined) {
-    return lookUpToken(app, organizationId, bearer, key).then((found) => admitAfterTouch(app, request, reply, found, bearer.token, permission));
+    return lookUpToken(app, organizationId, bearer, key).then((found) => admitAfterTouch(app, request, reply, found, permission));
   }
-  return admitAfterTouch(app, request, reply, resolved, bearer.token, permission);
+  return admitAfterTouch(app, request, reply, resolved, permission);
 }
 
 async function lookUpToken(app: FastifyInstance, organizationId: string, bearer: Bearer, key: string): Promise<ResolvedToken> {
@@ -96,20 +96,18 @@ function admitAfterTouch(
   request: FastifyRequest,
   reply: FastifyReply,
   resolved: ResolvedToken,
-  token: string,
   permission: Permission | undefined,
 ): void | Promise<void> {
   const { apiKey } = resolved;
   if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
     const now = nowIso();
     apiKey.lastUsedMs = Date.parse(now);
-    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved, token, permission));
+    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.caller, permission));
   }
-  admit(request, reply, resolved, token, permission);
+  admit(request, reply, resolved.caller, permission);
 }
 
-function admit(request: FastifyRequest, reply: FastifyReply, resolved: ResolvedToken, token: string, permission: Permission | undefined): void {
-  const caller: Caller = { ...resolved.caller, token };
+function admit(request: FastifyRequest, reply: FastifyReply, caller: Readonly<Caller>, permission: Permission | undefined): void {
   request.caller = caller;
   reply.header('cache-control', 'no-store');
   if (permission && !can(caller.role, permission)) throw forbidden();

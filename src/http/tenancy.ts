@@ -20,7 +20,8 @@ declare module 'fastify' {
 
 /** What a bearer token of one workspace resolved to; authenticate keeps these. */
 export interface ResolvedToken {
-  caller: Omit<Caller, 'token'>;
+  /** The caller the token stands for, shared by every request that sends it (frozen: never changed). */
+  caller: Readonly<Caller>;
   /** Set for API keys: the key and when it was last used, in epoch ms (written at most once a minute). */
   apiKey?: { id: string; lastUsedMs: number | null };
 }
