@@ -9,8 +9,8 @@ import { loadConfig } from './config.js';
  * live outside the heap but count against that room until a young collection frees them, and after
  * a burst of writes (whose requests outlive young collections while they wait for the disk) the
  * smaller room made V8 run a major collection every 70–90 ms under a listing load, doubling its cost
- * (README, "A read after writes"). PostgreSQL's answers are strings inside the heap, where more room
- * only holds more garbage (the 100,000-entry answer peaked at 334 MB instead of 259 MB).
+ * (README, "A read after writes"). PostgreSQL's answers are strings inside the heap, which this does
+ * not concern: V8's default stays there.
  */
 function tuneGarbageCollection(databaseUrl: string): void {
   if (databaseUrl.startsWith('sqlite:')) setFlagsFromString('--heap-growing-percent=200');
