@@ -55,6 +55,27 @@ describeEachStore(
   { rateLimit: { perAddressPerMinute: 5, perTokenPerMinute: 1_000_000 } },
 );
 
+describeEachStore(
+  'Rate limits when the counter store cannot answer',
+  (h) => {
+    it('requests are answered, uncounted and without RateLimit headers, and the outage is logged, while Redis is unreachable', async () => {
+      const ws = await h.workspace();
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 3; i++) {
+        last = await as(h, ws).get('/api/auth');
+        statuses.push(last.status);
+      }
+      // A limit of 1 would answer 429 to the second request if anything were counted.
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(last!.headers['ratelimit-limit']).toBeUndefined();
+      expect(h.logs.some((line) => line.includes('Redis does not answer'))).toBe(true);
+    });
+  },
+  // Port 1 on the loopback: nothing listens there, so every count fails.
+  { redisUrl: 'redis://127.0.0.1:1', rateLimit: { perAddressPerMinute: 1, perTokenPerMinute: 1 } },
+);
+
 describeEachStore('Rate limits shared through Redis', (h) => {
   const redis = new Redis(REDIS_URL);
   afterAll(() => redis.quit());

@@ -4,6 +4,8 @@ import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { bearerOf } from './bearer.js';
 import { ApiError } from './errors.js';
 
@@ -18,6 +20,24 @@ const WINDOW_MS = 60_000;
 /** Counters kept in this process, per limit (the least recently seen key goes first). */
 const LOCAL_KEYS = 5_000;
 const REDIS_NAMESPACE = 'timetrack-rate-limit:';
+const REDIS_CONNECT_WAIT_MS = 1_000;
+
+/**
+ * The Redis client of the counters. While Redis does not answer, a count fails at once (no queue of
+ * commands waiting for a reconnection, which held every request up to a few seconds) and the
+ * request is served uncounted; each failed connection attempt is logged. Startup waits up to a
+ * second for the first connection, so that the first requests are counted.
+ */
+async function connectCounters(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis does not answer: requests are served without rate-limit counts'));
+  app.addHook('onClose', async () => {
+    if (redis.status === 'ready') await redis.quit();
+    else redis.disconnect();
+  });
+  await Promise.race([once(redis, 'ready').catch(() => undefined), delay(REDIS_CONNECT_WAIT_MS)]);
+  return redis;
+}
 
 /** Limits are kept per token by its digest, so no secret reaches the counter store. */
 function tokenKey(request: FastifyRequest): string {
@@ -37,8 +57,7 @@ function tokenKey(request: FastifyRequest): string {
  */
 export const rateLimits = fp(async (app: FastifyInstance) => {
   const { perAddressPerMinute, perTokenPerMinute } = app.config.rateLimit;
-  const redis = app.config.redisUrl ? new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const redis = app.config.redisUrl ? await connectCounters(app, app.config.redisUrl) : undefined;
   const storeOf = (kind: string): FastifyRateLimitStore =>
     redis ? new RedisStore(false, false, redis, `${REDIS_NAMESPACE}${kind}:`) : new LocalStore(false, false, LOCAL_KEYS);
 
