@@ -6,27 +6,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
-import { as, describeEachStore } from './support/harness.js';
+import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** GET /api/auth n times as the workspace's admin: every status, and the last answer. */
+async function getAuthTimes(h: Harness, ws: TestWorkspace, n: number) {
+  const statuses: number[] = [];
+  let last;
+  for (let i = 0; i < n; i++) {
+    last = await as(h, ws).get('/api/auth');
+    statuses.push(last.status);
+  }
+  return { statuses, last: last! };
+}
 
 describeEachStore(
   'Rate limits per token',
   (h) => {
     it('the 4th request of one token within a minute is 429 problem+json with Retry-After and RateLimit headers', async () => {
-      const ws = await h.workspace();
-      const statuses: number[] = [];
-      let last;
-      for (let i = 0; i < 4; i++) {
-        last = await as(h, ws).get('/api/auth');
-        statuses.push(last.status);
-      }
+      const { statuses, last } = await getAuthTimes(h, await h.workspace(), 4);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(String(last!.headers['content-type'])).toMatch(/^application\/problem\+json/);
-      expect(last!.body).toMatchObject({ status: 429, code: 'rate-limited', type: 'urn:timetrack:problem:rate-limited' });
-      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
-      expect(last!.headers['ratelimit-limit']).toBe('3');
-      expect(last!.headers['ratelimit-remaining']).toBe('0');
+      expect(String(last.headers['content-type'])).toMatch(/^application\/problem\+json/);
+      expect(last.body).toMatchObject({ status: 429, code: 'rate-limited', type: 'urn:timetrack:problem:rate-limited' });
+      expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+      expect(last.headers['ratelimit-limit']).toBe('3');
+      expect(last.headers['ratelimit-remaining']).toBe('0');
     });
 
     it('counts each token on its own', async () => {
@@ -59,16 +64,10 @@ describeEachStore(
   'Rate limits when the counter store cannot answer',
   (h) => {
     it('requests are answered, uncounted and without RateLimit headers, and the outage is logged, while Redis is unreachable', async () => {
-      const ws = await h.workspace();
-      const statuses: number[] = [];
-      let last;
-      for (let i = 0; i < 3; i++) {
-        last = await as(h, ws).get('/api/auth');
-        statuses.push(last.status);
-      }
+      const { statuses, last } = await getAuthTimes(h, await h.workspace(), 3);
       // A limit of 1 would answer 429 to the second request if anything were counted.
       expect(statuses).toEqual([200, 200, 200]);
-      expect(last!.headers['ratelimit-limit']).toBeUndefined();
+      expect(last.headers['ratelimit-limit']).toBeUndefined();
       expect(h.logs.some((line) => line.includes('Redis does not answer'))).toBe(true);
     });
   },
