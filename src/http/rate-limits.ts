@@ -35,7 +35,7 @@ async function connectCounters(app: FastifyInstance, url: string): Promise<Redis
     if (redis.status === 'ready') await redis.quit();
     else redis.disconnect();
   });
-  await Promise.race([once(redis, 'ready').catch(() => undefined), delay(REDIS_CONNECT_WAIT_MS)]);
+  await Promise.race([once(redis, 'ready').catch(() => undefined), delay(REDIS_CONNECT_WAIT_MS, undefined, { ref: false })]);
   return redis;
 }
 
