@@ -40,6 +40,16 @@ describeEachStore('Timesheet locks on activities', (h) => {
     await activity(ws, user, IN_WEEK_28);
   });
 
+  it('a lock record holds only its own user: another User writes in that week, and the locked user still gets 423', async () => {
+    const ws = await h.workspace();
+    const locked = await h.user(ws);
+    const other = await h.user(ws);
+    await lockWeek(h, ws, locked, 27);
+    const created = await activity(ws, other);
+    expect(created).toMatchObject({ name: 'Work', userId: other.userId });
+    expectLocked(await as(h, ws, locked).post('/api/activities', { name: 'More', ...IN_WEEK_27 }));
+  });
+
   it('the old and the new startedAt count: moving time into or out of a locked week is 423', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);

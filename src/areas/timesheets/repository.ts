@@ -24,6 +24,17 @@ export interface LockSettings {
 export async function findLockSettings(db: Db, organizationId: string): Promise<LockSettings> {
   const [row] = await FIND_LOCK_SETTINGS(db, [organizationId]);
   if (row === undefined) throw new Error(`no organization ${organizationId}`);
+  return lockSettingsOf(row);
+}
+
+type LockSettingsRow = Pick<
+  Selectable<OrganizationsTable>,
+  'locking_enabled' | 'locking_time_zone' | 'time_zone' | 'unlock_duration' | 'lock_year' | 'lock_week'
+>;
+
+const LOCK_SETTINGS_COLUMNS = 'locking_enabled, locking_time_zone, time_zone, unlock_duration, lock_year, lock_week';
+
+function lockSettingsOf(row: LockSettingsRow): LockSettings {
   return {
     enabled: fromDbBool(row.locking_enabled),
     timeZone: row.locking_time_zone || row.time_zone || 'UTC',
@@ -32,10 +43,22 @@ export async function findLockSettings(db: Db, organizationId: string): Promise<
   };
 }
 
-// Read on every write of time: a fixed statement (no query building per call).
-const FIND_LOCK_SETTINGS = fixedStatement<
-  Pick<Selectable<OrganizationsTable>, 'locking_enabled' | 'locking_time_zone' | 'time_zone' | 'unlock_duration' | 'lock_year' | 'lock_week'>
->('select locking_enabled, locking_time_zone, time_zone, unlock_duration, lock_year, lock_week from organizations where id = ?');
+const FIND_LOCK_SETTINGS = fixedStatement<LockSettingsRow>(`select ${LOCK_SETTINGS_COLUMNS} from organizations where id = ?`);
+
+/**
+ * The lock settings, and whether the user has any lock record at all: read on every write of time,
+ * in one fixed statement. Without records, and without an automatic lock recorded, no week of the
+ * user can be locked, and the writer need not work out which week the time falls in.
+ */
+export async function findLockContext(db: Db, organizationId: string, userId: string): Promise<LockSettings & { userHasLocks: boolean }> {
+  const [row] = await FIND_LOCK_CONTEXT(db, [userId, organizationId]);
+  if (row === undefined) throw new Error(`no organization ${organizationId}`);
+  return { ...lockSettingsOf(row), userHasLocks: fromDbBool(row.user_has_locks) };
+}
+
+const FIND_LOCK_CONTEXT = fixedStatement<LockSettingsRow & { user_has_locks: boolean | number }>(
+  `select ${LOCK_SETTINGS_COLUMNS}, exists (select 1 from timesheet_locks where user_id = ?) as user_has_locks from organizations where id = ?`,
+);
 
 export async function recordAutoLock(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
   await db

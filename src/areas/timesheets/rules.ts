@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import { isAdmin, type Role } from '../../http/permissions.js';
 import { nowIso } from '../../lib/time.js';
-import { findLockOfWeek, findLockSettings, type LockSettings } from './repository.js';
+import { findLockContext, findLockOfWeek, type LockSettings } from './repository.js';
 import { compareWeeks, lastElapsedWeek, nextWeek, weekOf, type IsoWeek } from './weeks.js';
 
 export interface ActivityTime {
@@ -28,9 +28,11 @@ export interface ActivityTime {
  */
 export async function assertActivityWeekOpen(db: Db, time: ActivityTime): Promise<void> {
   if (isAdmin(time.role)) return;
-  const settings = await findLockSettings(db, time.organizationId);
+  const settings = await findLockContext(db, time.organizationId, time.userId);
+  const autoLocked = settings.enabled && settings.locked !== null;
+  if (!autoLocked && !settings.userHasLocks) return; // no week of this user can be locked
   const week = weekOf(time.startedAt, settings.timeZone);
-  if (await isWeekLocked(db, settings, time.userId, week)) {
+  if (await isWeekLocked(db, settings, time.userId, week, settings.userHasLocks)) {
     throw new ApiError(
       'timesheet-locked',
       `Week ${week.week} of ${week.year} is locked: ask an administrator to unlock it (POST /requests/timesheets/${week.year}/${week.week}/unlock).`,
@@ -38,9 +40,9 @@ export async function assertActivityWeekOpen(db: Db, time: ActivityTime): Promis
   }
 }
 
-/** Whether one user's week is locked now (for anyone the lock rule holds). */
-export async function isWeekLocked(db: Db, settings: LockSettings, userId: string, week: IsoWeek): Promise<boolean> {
-  const record = await findLockOfWeek(db, userId, week);
+/** Whether one user's week is locked now (for anyone the lock rule holds); `userHasLocks: false` skips reading a record. */
+export async function isWeekLocked(db: Db, settings: LockSettings, userId: string, week: IsoWeek, userHasLocks = true): Promise<boolean> {
+  const record = userHasLocks ? await findLockOfWeek(db, userId, week) : undefined;
   if (record && record.unlocked_to !== null && record.unlocked_to > nowIso()) return false;
   if (record) return true;
   return settings.enabled && settings.locked !== null && compareWeeks(week, settings.locked) <= 0;
