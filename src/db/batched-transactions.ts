@@ -1,5 +1,14 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type Driver, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 
 /** One outer transaction shared by the request transactions of one turn of the event loop. */
 interface Batch {
@@ -131,16 +140,43 @@ function newBatch(): Batch {
   return { committed, resolve, reject };
 }
 
+/**
+ * SQLite's adapter, which also runs a statement straight on the connection, for a transaction: a
+ * transaction holds the only connection from its BEGIN to its end (Kysely's mutex), and
+ * better-sqlite3 runs a statement to its end before anything else can, so nothing else can be using
+ * the connection. That skips Kysely's executor, connection provider and their promises (about 4 µs
+ * of a 6 µs primary-key read), for the fixed statements of the hot write paths (fixedStatement).
+ */
+export class DirectSqliteAdapter extends SqliteAdapter {
+  constructor(private readonly database: KyselySqliteDatabase) {
+    super();
+  }
+
+  /** The rows of a reading statement; none of a writing one (as Kysely's SQLite connection gives them). */
+  rows<Row>(text: string, parameters: readonly unknown[]): Row[] {
+    const statement = this.database.prepare(text);
+    if (statement.reader) return statement.all(parameters) as Row[];
+    statement.run(parameters);
+    return [];
+  }
+}
+
 /** SqliteDialect with the batching driver; `driver` is exposed for the store's durability checks. */
 export class BatchingSqliteDialect extends SqliteDialect {
   readonly driver: BatchingSqliteDriver;
+  private readonly adapter: DirectSqliteAdapter;
 
-  constructor(config: SqliteDialectConfig, connection: SqliteDatabase.Database) {
+  constructor(config: SqliteDialectConfig & { database: KyselySqliteDatabase }, connection: SqliteDatabase.Database) {
     super(config);
     this.driver = new BatchingSqliteDriver(config, connection);
+    this.adapter = new DirectSqliteAdapter(config.database);
   }
 
   override createDriver(): Driver {
     return this.driver;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return this.adapter;
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDialectConfig, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BatchingSqliteDialect } from './batched-transactions.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -107,7 +107,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Statements recompile themselves after a schema change (SQLite re-prepares on SQLITE_SCHEMA).
  * One connection runs one query at a time (Kysely's mutex), so a cached statement is never in use twice.
  */
-function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSync | undefined): SqliteDialectConfig['database'] {
+function withStatementCache(connection: SqliteDatabase.Database, walSync: WalSync | undefined): KyselySqliteDatabase {
   const statements = new Map<string, { statement: SqliteDatabase.Statement; kind: StatementKind }>();
   // Whether the open transaction has written: its COMMIT then counts as a write for the WAL's flush.
   let transactionWrote = false;
