@@ -25,7 +25,7 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
       } catch {
         return done(new ApiError('bad-request', 'The body is not valid JSON.'), undefined);
       }
-      const pointer = unstorableText(parsed, '/body');
+      const pointer = mayHoldUnstorableText(text) ? unstorableText(parsed, '/body') : null;
       if (pointer !== null) return done(invalid(pointer, UNSTORABLE_TEXT), undefined);
       done(null, parsed);
     },
@@ -57,6 +57,13 @@ function refuseUnstorablePathAndQuery(request: FastifyRequest, readsQuery: boole
 
 /** A lone surrogate or U+0000 (in a `u` regular expression a surrogate pair is one code point, so \p{Cs} only matches lone halves). */
 const hasUnstorableText = (text: string): boolean => text.includes('\u0000') || /\p{Cs}/u.test(text);
+
+/**
+ * Whether a JSON text can hold unstorable text at all: a parsed string has a NUL or a lone surrogate
+ * only where the text has one itself or a `\u` escape (no other escape makes either), so most bodies
+ * are cleared without walking what they parsed to.
+ */
+const mayHoldUnstorableText = (json: string): boolean => json.includes('\\u') || hasUnstorableText(json);
 
 /**
  * The JSON Pointer of the first string (a value or a key) that no store keeps as sent: a lone
