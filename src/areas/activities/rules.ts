@@ -7,7 +7,7 @@ import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { can, isAdmin, type Role } from '../../http/permissions.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso, toUtcIso } from '../../lib/time.js';
-import { findProjectWithMembership } from '../projects/repository.js';
+import { findProjectForBooking } from '../projects/repository.js';
 import type { Actor } from '../projects/rules.js';
 import { assertActivityWeekOpen } from '../timesheets/rules.js';
 import {
@@ -114,7 +114,7 @@ function nameOf(name: string): string {
  * project. Anything else, another workspace's project included, is 422 at /body/projectId.
  */
 async function bookableProject(db: Db, organizationId: string, owner: { userId: string; role: Role }, projectId: string) {
-  const found = await findProjectWithMembership(db, organizationId, projectId, owner.userId);
+  const found = await findProjectForBooking(db, organizationId, projectId, owner.userId);
   if (!found || fromDbBool(found.archived) || (!isAdmin(owner.role) && found.member_id === null)) {
     throw invalid('/body/projectId', 'must name an unarchived project the activity\'s user is a member of');
   }

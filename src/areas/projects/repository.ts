@@ -23,10 +23,26 @@ export async function findProjectWithMembership(db: Db, organizationId: string, 
   return (await FIND_PROJECT_WITH_MEMBERSHIP(db, [userId, toDbBool(false), projectId, organizationId]))[0];
 }
 
+/** A project and one user's unarchived membership of it: parameters user id, false, project id, workspace id. */
+const FROM_PROJECT_WITH_MEMBERSHIP =
+  ' from projects left join project_members as m on m.project_id = projects.id and m.user_id = ? and m.archived = ?' +
+  ' where projects.id = ? and projects.organization_id = ?';
+
 const FIND_PROJECT_WITH_MEMBERSHIP = fixedStatement<ProjectRow & { member_id: string | null; member_role: string | null }>(
-  'select projects.*, m.id as member_id, m.role as member_role from projects' +
-    ' left join project_members as m on m.project_id = projects.id and m.user_id = ? and m.archived = ?' +
-    ' where projects.id = ? and projects.organization_id = ?',
+  `select projects.*, m.id as member_id, m.role as member_role${FROM_PROJECT_WITH_MEMBERSHIP}`,
+);
+
+/**
+ * What booking time on a project needs (its id, archived, billable and the user's unarchived
+ * membership), read as findProjectWithMembership reads it: few columns, because every write of time
+ * reads it and building a row costs per column.
+ */
+export async function findProjectForBooking(db: Db, organizationId: string, projectId: string, userId: string) {
+  return (await FIND_PROJECT_FOR_BOOKING(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+}
+
+const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null }>(
+  `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 
 /** Every project of the workspace, or (with memberUserId) those the user is an unarchived member of. */
