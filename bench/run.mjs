@@ -42,7 +42,7 @@ const PROFILE = option('profile');
 const COMPARE = option('compare');
 
 const PLAN = QUICK
-  ? { main: 100_000, scale: [10_000], pairs: 2, seconds: 1, warmup: 0.5, connections: 10 }
+  ? { main: 100_000, scale: [10_000], pairs: 1, seconds: 1, warmup: 0.5, connections: 10 }
   : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, seconds: 3, warmup: 1, connections: 10 };
 
 const log = (line) => process.stderr.write(`${line}\n`);
