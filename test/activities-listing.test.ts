@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { jsonObjectOf } from '../src/areas/activities/listing.js';
+import { jsonObjectOf } from '../src/http/json-answer.js';
 import { LIST_PIECE, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
 import { toDbBool } from '../src/db/values.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';

@@ -4,7 +4,7 @@ import { ApiError } from '../../http/errors.js';
 import { can } from '../../http/permissions.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { actorOf } from '../projects/rules.js';
-import { jsonObjectOf, JSON_TYPE } from './listing.js';
+import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
 import { listActivitiesJson, toActivity, type ActivityFilter } from './repository.js';
 import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';

@@ -1,6 +1,8 @@
+import type { Buffer } from 'node:buffer';
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
+import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
 import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
@@ -45,16 +47,40 @@ const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archive
   `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 
-/** Every project of the workspace, or (with memberUserId) those the user is an unarchived member of. */
-export async function listProjects(db: Db, organizationId: string, memberUserId?: string): Promise<ProjectRow[]> {
-  let query = db.selectFrom('projects').selectAll('projects').where('projects.organization_id', '=', organizationId);
-  if (memberUserId !== undefined) {
-    query = query
-      .innerJoin('project_members as m', 'm.project_id', 'projects.id')
-      .where('m.user_id', '=', memberUserId)
-      .where('m.archived', '=', toDbBool(false));
-  }
-  return query.orderBy('projects.created_at').orderBy('projects.id').execute();
+/** A project as GET /projects lists it: the fields of the Project schema, in its order (toProject). */
+const PROJECT_FIELDS: RenderedField[] = [
+  { key: 'id', column: 'projects.id', as: 'text' },
+  { key: 'name', column: 'projects.name', as: 'text' },
+  { key: 'archived', column: 'projects.archived', as: 'boolean' },
+  { key: 'billable', column: 'projects.billable', as: 'boolean' },
+  { key: 'avatar', column: 'projects.avatar', as: 'nullable' },
+  { key: 'notes', column: 'projects.notes', as: 'optional' },
+];
+
+const listedProjects = (dialect: 'sqlite' | 'postgres', from: string) =>
+  fixedStatement<{ entries: Buffer | string | null }>(
+    renderedListStatement(dialect, renderedEntry(dialect, 'projects.id', PROJECT_FIELDS), from, 'projects.created_at, projects.id'),
+  );
+const ALL_PROJECTS = 'from projects where projects.organization_id = ?';
+const MEMBER_PROJECTS =
+  'from projects inner join project_members as m on m.project_id = projects.id' +
+  ' where projects.organization_id = ? and m.user_id = ? and m.archived = ?';
+const LIST_PROJECTS = {
+  all: { sqlite: listedProjects('sqlite', ALL_PROJECTS), postgres: listedProjects('postgres', ALL_PROJECTS) },
+  member: { sqlite: listedProjects('sqlite', MEMBER_PROJECTS), postgres: listedProjects('postgres', MEMBER_PROJECTS) },
+};
+
+/**
+ * listProjects rendered by the database as the entries of GET /projects (`"<id>":{…},…`, in creation
+ * order), or null when there are none: no row object nor serializer runs per project.
+ */
+export async function listProjectsJson(db: Db, organizationId: string, memberUserId?: string): Promise<Buffer | string | null> {
+  const dialect = dialectOf(db);
+  const [row] =
+    memberUserId === undefined
+      ? await LIST_PROJECTS.all[dialect](db, [organizationId])
+      : await LIST_PROJECTS.member[dialect](db, [organizationId, memberUserId, toDbBool(false)]);
+  return row?.entries ?? null;
 }
 
 export async function findProject(db: Db, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProjectsTable } from '../../db/tables/tracking.js';
 import { toDbBool } from '../../db/values.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
+import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
 import { can } from '../../http/permissions.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
@@ -14,7 +15,7 @@ import {
   findProject,
   insertMember,
   insertProject,
-  listProjects,
+  listProjectsJson,
   projectNameKey,
   toProject,
   updateProject,
@@ -44,10 +45,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: ProjectMap,
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
-      const rows = await listProjects(app.db, actor.organizationId, can(actor.role, 'projects:read:all') ? undefined : actor.userId);
-      return Object.fromEntries(rows.map((row) => [row.id, toProject(row)]));
+      const entries = await listProjectsJson(app.db, actor.organizationId, can(actor.role, 'projects:read:all') ? undefined : actor.userId);
+      return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof ProjectMap>);
     },
   );
 

@@ -1,5 +1,8 @@
 import type { Updateable } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Buffer } from 'node:buffer';
+import { dialectOf, type Db } from '../../db/database.js';
+import { fixedStatement } from '../../db/fixed-statement.js';
+import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
 import type { UsersTable } from '../../db/tables/identity.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Role } from '../../http/permissions.js';
@@ -37,9 +40,36 @@ function selectUsers(db: Db, organizationId: string) {
     .where('users.organization_id', '=', organizationId);
 }
 
-export async function listUsers(db: Db, organizationId: string): Promise<User[]> {
-  const rows = await selectUsers(db, organizationId).orderBy('users.created_at').orderBy('users.id').execute();
-  return rows.map(toUser);
+/** A user as GET /users lists it: the fields of the User schema, in its order (toUser). */
+const USER_FIELDS: RenderedField[] = [
+  { key: 'id', column: 'users.id', as: 'text' },
+  { key: 'email', column: 'accounts.email', as: 'text' },
+  { key: 'role', column: 'users.role', as: 'text' },
+  { key: 'archived', column: 'users.archived', as: 'boolean' },
+  { key: 'name', column: 'users.name', as: 'optional' },
+  { key: 'avatar', column: 'users.avatar', as: 'nullable' },
+  { key: 'phone', column: 'users.phone', as: 'nullable' },
+  { key: 'title', column: 'users.title', as: 'nullable' },
+];
+
+const listedUsers = (dialect: 'sqlite' | 'postgres') =>
+  fixedStatement<{ entries: Buffer | string | null }>(
+    renderedListStatement(
+      dialect,
+      renderedEntry(dialect, 'users.id', USER_FIELDS),
+      'from users inner join accounts on accounts.id = users.account_id where users.organization_id = ?',
+      'users.created_at, users.id',
+    ),
+  );
+const LIST_USERS = { sqlite: listedUsers('sqlite'), postgres: listedUsers('postgres') };
+
+/**
+ * The workspace directory rendered by the database as the entries of GET /users (`"<id>":{…},…`, in
+ * creation order), or null when there are none: no row object nor serializer runs per user.
+ */
+export async function listUsersJson(db: Db, organizationId: string): Promise<Buffer | string | null> {
+  const [row] = await LIST_USERS[dialectOf(db)](db, [organizationId]);
+  return row?.entries ?? null;
 }
 
 export async function findUser(db: Db, organizationId: string, userId: string): Promise<UserRow | undefined> {

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { lockRowForWrite } from '../../db/locks.js';
 import { fromDbBool } from '../../db/values.js';
 import { notFound } from '../../http/errors.js';
+import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { inviteUser } from './invite.js';
-import { deleteUser, findUser, listUsers, toUser, updateUser } from './repository.js';
+import { deleteUser, findUser, listUsersJson, toUser, updateUser } from './repository.js';
 import { assertKeepsAnActiveAdmin, assertMayUpdate, userChanges } from './rules.js';
 import { User, UserInvite, UserMap, UserParams, UserUpdate } from './schemas.js';
 
@@ -24,9 +25,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: UserMap,
       }),
     },
-    async (request) => {
-      const users = await listUsers(app.db, request.workspace.id);
-      return Object.fromEntries(users.map((user) => [user.id, user]));
+    async (request, reply) => {
+      const entries = await listUsersJson(app.db, request.workspace.id);
+      return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof UserMap>);
     },
   );
 

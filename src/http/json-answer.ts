@@ -1,0 +1,56 @@
+import { Buffer } from 'node:buffer';
+import { Readable } from 'node:stream';
+
+/** The content type Fastify gives JSON answers; a listing rendered by the database carries the same. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Answers up to this size (bytes or characters) are sent whole; longer ones as a stream of pieces. */
+const WHOLE = 1 << 20;
+/** Characters in one piece of a streamed text. */
+const PIECE_CHARS = 1 << 16;
+
+const OPEN = Buffer.from('{');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
+
+/**
+ * The JSON object around map entries already rendered by the database, in pieces each holding
+ * entries joined by commas (`"<id>":{…},…`). A usual answer is one piece and is sent whole. A long
+ * one is streamed, so it is never copied whole once more: bytes (SQLite) go out as they are; text
+ * (PostgreSQL) is encoded a slice at a time.
+ */
+export function jsonObjectOf(pieces: Array<Buffer | string>): Buffer | string | Readable {
+  if (pieces.length === 0) return '{}';
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  if (size <= WHOLE) {
+    return typeof pieces[0] === 'string' ? `{${pieces.join(',')}}` : Buffer.concat([OPEN, ...joined(pieces as Buffer[]), CLOSE]);
+  }
+  return Readable.from(streamed(pieces), { objectMode: false });
+}
+
+function joined(pieces: Buffer[]): Buffer[] {
+  return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [COMMA, piece]));
+}
+
+function* streamed(pieces: Array<Buffer | string>): Generator<Buffer | string> {
+  yield OPEN;
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) yield COMMA;
+    if (typeof piece === 'string') yield* slices(piece);
+    else yield piece;
+  }
+  yield CLOSE;
+}
+
+/** A text in slices, never splitting a surrogate pair (each slice is encoded on its own). */
+function* slices(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > PIECE_CHARS) {
+    let end = start + PIECE_CHARS;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+    yield text.slice(start, end);
+    start = end;
+  }
+  yield text.slice(start);
+}
