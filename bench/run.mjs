@@ -287,10 +287,18 @@ function quietness() {
 const pad = (text, width, right = false) => (right ? String(text).padStart(width) : String(text).padEnd(width));
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
+/** How the store's answers to writes wait for the disk, for the table's heading. */
+function durabilityOf(store, synchronous) {
+  if (store !== 'sqlite') return '';
+  if (synchronous === 'normal') return ' (synchronous=normal: writes answered before the WAL is flushed)';
+  if (synchronous === 'full') return ' (synchronous=full: a flush inside every commit)';
+  return ' (group commit: each answer to a write waits for a flush of the WAL)';
+}
+
 function printTable(store, results, scaling, memory, meta) {
   const lines = [];
   lines.push('');
-  lines.push(`## ${store}${meta.synchronous ? ` (synchronous=${meta.synchronous})` : ''} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`);
+  lines.push(`## ${store}${durabilityOf(store, meta.synchronous)} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`);
   lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; ${canPin ? 'server on core 0, autocannon on core 1' : 'not pinned'}`);
   lines.push('');
   const header = `| ${pad('case', 40)} | ${pad('entries', 7, true)} | ${pad('bytes', 7, true)} | ${pad('req/s', 7, true)} | ${pad('p50 ms', 6, true)} | ${pad('p99 ms', 6, true)} | ${pad('CPU µs/req', 10, true)} | ${pad('ceiling req/s', 13, true)} | ${pad('ratio', 6, true)} |`;
