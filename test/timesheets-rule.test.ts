@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { assertActivityWeekOpen } from '../src/areas/timesheets/rules.js';
-import type { Role } from '../src/http/permissions.js';
+import type { Role } from '../src/domain/actor.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 
 /**

@@ -9,7 +9,7 @@ import { findWorkspaceByDomain } from '../areas/workspace/repository.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { fromDbBool } from '../db/values.js';
 import { API_KEY_PREFIX, newToken } from '../lib/tokens.js';
 

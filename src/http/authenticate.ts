@@ -1,24 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findUserByApiKey, findUserBySession, touchApiKey, type Caller } from '../areas/access/repository.js';
-import { fromDbBool } from '../db/values.js';
+import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/repository.js';
+import type { Actor } from '../domain/actor.js';
+import { holds, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
-import { forbidden, unauthorized } from './errors.js';
+import { forbidden, unauthorized } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
-import { can, type Permission, type Role } from './permissions.js';
 import type { ResolvedToken } from './tenancy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated user; set for every route that is not public. */
-    caller: Caller;
+    /** Who acts: set for every route that is not public. */
+    actor: Actor;
   }
   interface FastifyContextConfig {
     /** No bearer token needed. */
     public?: boolean;
-    /** The role permission the route needs (403 otherwise), checked before the body is validated. */
+    /** The permission the route needs (src/domain/policy.ts): a role that holds it in no scope gets 403, before the body is validated. */
     permission?: Permission;
   }
 }
@@ -34,12 +34,20 @@ const invalidToken = () => unauthorized('The token is not valid for this workspa
  */
 async function resolveToken(app: FastifyInstance, organizationId: string, { token, digest }: Bearer): Promise<ResolvedToken | undefined> {
   const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, digest) : undefined;
-  const found =
+  const holder =
     apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest) : undefined);
-  if (!found || fromDbBool(found.archived)) return undefined;
+  if (!holder || holder.archived) return undefined;
   return {
-    caller: Object.freeze({ userId: found.user_id, accountId: found.account_id, email: found.email, role: found.role as Role, token }),
-    ...(apiKey ? { apiKey: { id: apiKey.api_key_id, lastUsedMs: apiKey.last_used_at === null ? null : Date.parse(apiKey.last_used_at) } } : {}),
+    actor: Object.freeze({
+      organizationId,
+      userId: holder.userId,
+      accountId: holder.accountId,
+      email: holder.email,
+      role: holder.role,
+      token,
+      tokenKind: holder.tokenKind,
+    }),
+    ...(apiKey ? { apiKey: { id: apiKey.apiKeyId, lastUsedMs: apiKey.lastUsedAt === null ? null : Date.parse(apiKey.lastUsedAt) } } : {}),
   };
 }
 
@@ -56,7 +64,7 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
  * rate limits; a cached token is checked without a promise.
  */
 export const authenticate = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('caller', null as unknown as Caller);
+  app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRoute', (route) => {
     if (route.config?.public) return;
     const permission = route.config?.permission;
@@ -102,13 +110,13 @@ function admitAfterTouch(
   if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
     const now = nowIso();
     apiKey.lastUsedMs = Date.parse(now);
-    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.caller, permission));
+    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.actor, permission));
   }
-  admit(request, reply, resolved.caller, permission);
+  admit(request, reply, resolved.actor, permission);
 }
 
-function admit(request: FastifyRequest, reply: FastifyReply, caller: Readonly<Caller>, permission: Permission | undefined): void {
-  request.caller = caller;
+function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor, permission: Permission | undefined): void {
+  request.actor = actor;
   reply.header('cache-control', 'no-store');
-  if (permission && !can(caller.role, permission)) throw forbidden();
+  if (permission && !holds(actor.role, permission)) throw forbidden();
 }

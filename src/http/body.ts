@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
-import { ApiError, invalid } from './errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 /** Liveness and readiness, on any host and without a token. */
 export async function health(app: FastifyInstance): Promise<void> {

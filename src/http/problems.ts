@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from './errors.js';
+import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
 import { resolveWorkspace } from './tenancy.js';
 
 function problemBody(error: ApiError): Record<string, unknown> {

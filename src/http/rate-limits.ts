@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bearerOf } from './bearer.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 /**
  * The Host header alone selects a workspace (decisions §2). A request line may also name a host, in

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PROBLEM_TITLE, type ProblemCode } from './errors.js';
+import { PROBLEM_TITLE, type ProblemCode } from '../domain/errors.js';
 
 /** Building blocks shared by every area's schemas. */
 

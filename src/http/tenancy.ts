@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify
 import fp from 'fastify-plugin';
 import { findWorkspaceByDomain, type Workspace } from '../areas/workspace/repository.js';
 import { isWellFormedDomain } from '../areas/workspace/rules.js';
-import type { Caller } from '../areas/access/repository.js';
-import { ApiError } from './errors.js';
+import type { Actor } from '../domain/actor.js';
+import { ApiError } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
 import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from './identity-cache.js';
 
@@ -20,8 +20,8 @@ declare module 'fastify' {
 
 /** What a bearer token of one workspace resolved to; authenticate keeps these. */
 export interface ResolvedToken {
-  /** The caller the token stands for, shared by every request that sends it (frozen: never changed). */
-  caller: Readonly<Caller>;
+  /** Who the token stands for, shared by every request that sends it (frozen: never changed). */
+  actor: Actor;
   /** Set for API keys: the key and when it was last used, in epoch ms (written at most once a minute). */
   apiKey?: { id: string; lastUsedMs: number | null };
 }
@@ -111,7 +111,7 @@ export const tenancy = fp(async (app: FastifyInstance) => {
   );
   // Only the routes whose writes may change an identity get the hook: reads pay nothing for it.
   const invalidate: onSendHookHandler = (request, _reply, payload, done) => {
-    if ((request.caller as Caller | null) !== null) identity.invalidate();
+    if ((request.actor as Actor | null) !== null) identity.invalidate();
     done(null, payload);
   };
   app.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { invalid } from '../http/errors.js';
+import { invalid } from '../domain/errors.js';
 
 /** Names are trimmed; what is left must still be 1–200 characters (422 at the pointer otherwise). */
 export function cleanName(value: string, pointer: string): string {

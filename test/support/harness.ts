@@ -6,7 +6,7 @@ import { findOrCreateAccount, insertApiKey, insertUser } from '../../src/areas/a
 import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { toDbBool } from '../../src/db/values.js';
-import type { Role } from '../../src/http/permissions.js';
+import type { Role } from '../../src/domain/actor.js';
 import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
 import { testStores, type TestStore } from './stores.js';
 

@@ -1,21 +1,21 @@
 import type { Db } from '../../db/database.js';
-import { toDbBool } from '../../db/values.js';
-import type { Role } from '../../http/permissions.js';
+import { fromDbBool, toDbBool } from '../../db/values.js';
+import type { Role, TokenKind } from '../../domain/actor.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { displayPrefix, hashToken } from '../../lib/tokens.js';
 
-/** Who is calling, resolved from the bearer token for one workspace. */
-export interface Caller {
+/** The user a bearer token stands for in one workspace, and what kind of token it is. */
+export interface TokenHolder {
   userId: string;
   accountId: string;
   email: string;
   role: Role;
-  /** The bearer value in use (GET /auth returns it). */
-  token: string;
+  archived: boolean;
+  tokenKind: TokenKind;
 }
 
-interface UserOfToken {
+interface TokenHolderRow {
   user_id: string;
   account_id: string;
   email: string;
@@ -31,9 +31,22 @@ const userColumns = [
   'users.archived',
 ] as const;
 
+const holderOf = (row: TokenHolderRow, tokenKind: TokenKind): TokenHolder => ({
+  userId: row.user_id,
+  accountId: row.account_id,
+  email: row.email,
+  role: row.role as Role,
+  archived: fromDbBool(row.archived),
+  tokenKind,
+});
+
 /** The user of an API key, found by the key's SHA-256 digest (hashToken). */
-export async function findUserByApiKey(db: Db, organizationId: string, tokenHash: string) {
-  return db
+export async function findUserByApiKey(
+  db: Db,
+  organizationId: string,
+  tokenHash: string,
+): Promise<(TokenHolder & { apiKeyId: string; lastUsedAt: string | null }) | undefined> {
+  const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
@@ -41,14 +54,15 @@ export async function findUserByApiKey(db: Db, organizationId: string, tokenHash
     .where('api_keys.token_hash', '=', tokenHash)
     .where('api_keys.organization_id', '=', organizationId)
     .executeTakeFirst();
+  return row && { ...holderOf(row, 'apiKey'), apiKeyId: row.api_key_id, lastUsedAt: row.last_used_at };
 }
 
 /**
  * The user a session token stands for in one workspace: the session's own user when it acts as one
- * (impersonation), otherwise the account's user in that workspace. Expired sessions find nobody.
+ * (a support session), otherwise the account's user in that workspace. Expired sessions find nobody.
  * The session is found by its token's SHA-256 digest (hashToken).
  */
-export async function findUserBySession(db: Db, organizationId: string, tokenHash: string): Promise<UserOfToken | undefined> {
+export async function findUserBySession(db: Db, organizationId: string, tokenHash: string): Promise<TokenHolder | undefined> {
   const session = await db
     .selectFrom('sessions')
     .select(['account_id', 'organization_id', 'user_id'])
@@ -63,7 +77,8 @@ export async function findUserBySession(db: Db, organizationId: string, tokenHas
     .select(userColumns)
     .where('users.organization_id', '=', organizationId);
   query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
-  return query.executeTakeFirst();
+  const row = await query.executeTakeFirst();
+  return row && holderOf(row, session.user_id !== null ? 'support' : 'session');
 }
 
 export async function touchApiKey(db: Db, apiKeyId: string, at: string): Promise<void> {

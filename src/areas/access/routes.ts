@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { cleanName } from '../../lib/names.js';
 import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
@@ -19,8 +19,8 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       domain: request.workspace.domain,
-      email: request.caller.email,
-      token: request.caller.token,
+      email: request.actor.email,
+      token: request.actor.token,
     }),
   );
 
@@ -35,7 +35,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const keys = await listApiKeys(app.db, request.caller.userId);
+      const keys = await listApiKeys(app.db, request.actor.userId);
       return Object.fromEntries(keys.map((key) => [key.id, key]));
     },
   );
@@ -55,7 +55,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const key = newToken(API_KEY_PREFIX);
       const record = await insertApiKey(app.db, {
         organizationId: request.workspace.id,
-        userId: request.caller.userId,
+        userId: request.actor.userId,
         name: cleanName(request.body.name, '/body/name'),
         token: key,
       });
@@ -75,7 +75,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      if (!(await deleteApiKey(app.db, request.caller.userId, request.params.apiKeyId))) throw notFound('API key');
+      if (!(await deleteApiKey(app.db, request.actor.userId, request.params.apiKeyId))) throw notFound('API key');
       return {};
     },
   );

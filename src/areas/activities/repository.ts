@@ -6,7 +6,7 @@ import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
 import { lastKeyOf, type ListKey } from './listing.js';
-import { PROJECT_ADMIN_ROLE } from '../projects/rules.js';
+import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import type { Activity } from './schemas.js';
 
 export type ActivityRow = Selectable<ActivitiesTable>;

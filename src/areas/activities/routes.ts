@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError } from '../../http/errors.js';
-import { can } from '../../http/permissions.js';
+import { ApiError } from '../../domain/errors.js';
+import { readerScope } from '../../domain/policy.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { actorOf } from '../projects/rules.js';
 import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
 import { listActivitiesJson, toActivity, type ActivityFilter } from './repository.js';
 import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
@@ -30,7 +29,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { query } = request;
       const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
       if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
@@ -43,7 +42,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const entries = await listActivitiesJson(
         app.db,
         filter,
-        can(actor.role, 'activities:read:all') ? { all: true } : { all: false, userId: actor.userId },
+        readerScope(actor, 'activities:read'),
       );
       // Already JSON text (the database rendered it to the schema's bytes): sent as is, not serialized again.
       return reply.type(JSON_TYPE).send(jsonObjectOf(entries) as unknown as Static<typeof ActivityMap>);
@@ -69,7 +68,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       }),
     },
-    async (request) => createActivity(app.db, actorOf(request), request.body),
+    async (request) => createActivity(app.db, request.actor, request.body),
   );
 
   app.get(
@@ -83,7 +82,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Activity),
       }),
     },
-    async (request) => toActivity(await visibleActivity(app.db, actorOf(request), request.params.activityId)),
+    async (request) => toActivity(await visibleActivity(app.db, request.actor, request.params.activityId)),
   );
 
   app.put(
@@ -104,7 +103,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       }),
     },
-    async (request) => updateActivity(app.db, actorOf(request), request.params.activityId, request.body),
+    async (request) => updateActivity(app.db, request.actor, request.params.activityId, request.body),
   );
 
   app.delete(
@@ -124,7 +123,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      await deleteActivity(app.db, actorOf(request), request.params.activityId);
+      await deleteActivity(app.db, request.actor, request.params.activityId);
       return {};
     },
   );

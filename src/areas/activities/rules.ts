@@ -3,12 +3,12 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
-import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
-import { can, isAdmin, type Role } from '../../http/permissions.js';
+import { conflict, forbidden, invalid, notFound } from '../../domain/errors.js';
+import type { Actor, Role } from '../../domain/actor.js';
+import { permits, reachesAll } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso, toUtcIso } from '../../lib/time.js';
 import { findProjectForBooking } from '../projects/repository.js';
-import type { Actor } from '../projects/rules.js';
 import { assertActivityWeekOpen } from '../timesheets/rules.js';
 import {
   administersProject,
@@ -115,7 +115,7 @@ function nameOf(name: string): string {
  */
 async function bookableProject(db: Db, organizationId: string, owner: { userId: string; role: Role }, projectId: string) {
   const found = await findProjectForBooking(db, organizationId, projectId, owner.userId);
-  if (!found || fromDbBool(found.archived) || (!isAdmin(owner.role) && found.member_id === null)) {
+  if (!found || fromDbBool(found.archived) || (found.member_id === null && !reachesAll(owner, 'projects:book'))) {
     throw invalid('/body/projectId', 'must name an unarchived project the activity\'s user is a member of');
   }
   return found;
@@ -189,8 +189,10 @@ export async function visibleActivity(db: Db, actor: Actor, activityId: string):
 
 async function visibleRow(db: Db, actor: Actor, row: ActivityRow | undefined): Promise<ActivityRow> {
   if (!row) throw notFound('activity');
-  if (can(actor.role, 'activities:read:all') || row.user_id === actor.userId) return row;
-  if (row.project_id !== null && (await administersProject(db, actor.userId, row.project_id))) return row;
+  const { project_id: projectId } = row;
+  const projectRelation = () =>
+    projectId === null ? null : administersProject(db, actor.userId, projectId).then((yes) => (yes ? ('admin' as const) : null));
+  if (await permits(actor, 'activities:read', { ownerId: row.user_id, projectRelation })) return row;
   throw notFound('activity');
 }
 
@@ -202,7 +204,7 @@ async function visibleRow(db: Db, actor: Actor, row: ActivityRow | undefined): P
  */
 async function lockedChangeableActivity(trx: Db, actor: Actor, activityId: string): Promise<ActivityRow> {
   const row = await visibleRow(trx, actor, await findActivityForUpdate(trx, actor.organizationId, activityId));
-  if (row.user_id !== actor.userId && !can(actor.role, 'activities:write:all')) {
+  if (!permits(actor, 'activities:write', { ownerId: row.user_id })) {
     throw forbidden('Only the activity\'s user and administrators may change it.');
   }
   return row;

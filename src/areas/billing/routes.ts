@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { insertReceipt, listBillingTransactions, listSubscriptions, updateSubscriptionQuantity } from './repository.js';
 import { assertReceipt, checkoutUrl } from './rules.js';
@@ -123,7 +123,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       assertReceipt(request.body.receiptBase64);
       await insertReceipt(app.db, {
         organizationId: request.workspace.id,
-        userId: request.caller.userId,
+        userId: request.actor.userId,
         receipt: request.body.receiptBase64,
       });
       return { ok: true };

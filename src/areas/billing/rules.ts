@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

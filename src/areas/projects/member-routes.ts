@@ -4,7 +4,7 @@ import type { Updateable } from 'kysely';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { ProjectMembersTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool, toJson } from '../../db/values.js';
-import { conflict, invalid, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -17,7 +17,7 @@ import {
   toMember,
   updateMember,
 } from './repository.js';
-import { actorOf, administeredProject, readableProject } from './rules.js';
+import { administeredProject, readableProject } from './rules.js';
 import { MemberCreate, MemberParams, MemberUpdate, ProjectMember, ProjectMemberMap, ProjectParams } from './schemas.js';
 
 const TAG = 'Project members';
@@ -38,7 +38,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { project } = await readableProject(app.db, actor, request.params.projectId);
       const rows = await listMembers(app.db, actor.organizationId, project.id);
       return Object.fromEntries(rows.map((row) => [row.id, toMember(row)]));
@@ -64,9 +64,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { body } = request;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write:all');
+      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
       const user = await findWorkspaceUser(app.db, actor.organizationId, body.userId);
       if (!user || fromDbBool(user.archived)) throw unusableUser();
       const id = newId();
@@ -109,7 +109,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { project } = await readableProject(app.db, actor, request.params.projectId);
       const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
       if (!member) throw notFound('project member');
@@ -132,9 +132,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { body } = request;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write:all');
+      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
       const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
       if (!member) throw notFound('project member');
       const changes: Updateable<ProjectMembersTable> = {};
@@ -164,8 +164,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write:all');
+      const actor = request.actor;
+      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
       if (!(await deleteMember(app.db, actor.organizationId, project.id, request.params.memberId))) {
         throw notFound('project member');
       }

@@ -4,9 +4,9 @@ import type { Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProjectsTable } from '../../db/tables/tracking.js';
 import { toDbBool } from '../../db/values.js';
-import { conflict, invalid, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
-import { can } from '../../http/permissions.js';
+import { PROJECT_ADMIN_ROLE, reachesAll } from '../../domain/policy.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -20,7 +20,7 @@ import {
   toProject,
   updateProject,
 } from './repository.js';
-import { actorOf, administeredProject, PROJECT_ADMIN_ROLE, readableProject } from './rules.js';
+import { administeredProject, readableProject } from './rules.js';
 import { Project, ProjectCreate, ProjectMap, ProjectParams, ProjectUpdate } from './schemas.js';
 
 const TAG = 'Projects';
@@ -46,8 +46,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      const entries = await listProjectsJson(app.db, actor.organizationId, can(actor.role, 'projects:read:all') ? undefined : actor.userId);
+      const actor = request.actor;
+      const entries = await listProjectsJson(app.db, actor.organizationId, reachesAll(actor, 'projects:read') ? undefined : actor.userId);
       return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof ProjectMap>);
     },
   );
@@ -67,7 +67,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { body } = request;
       const name = trimmedName(body.name);
       const now = nowIso();
@@ -121,7 +121,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Project),
       }),
     },
-    async (request) => toProject((await readableProject(app.db, actorOf(request), request.params.projectId)).project),
+    async (request) => toProject((await readableProject(app.db, request.actor, request.params.projectId)).project),
   );
 
   app.put(
@@ -139,9 +139,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { body } = request;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'projects:update:all');
+      const project = await administeredProject(app.db, actor, request.params.projectId, 'projects:update');
       const changes: Updateable<ProjectsTable> = {};
       if (body.name !== undefined) {
         changes.name = trimmedName(body.name);

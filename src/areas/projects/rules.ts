@@ -1,24 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
-import { forbidden, notFound } from '../../http/errors.js';
-import { can, type Permission, type Role } from '../../http/permissions.js';
+import type { Actor } from '../../domain/actor.js';
+import { forbidden, notFound } from '../../domain/errors.js';
+import { permits, PROJECT_ADMIN_ROLE, type Permission } from '../../domain/policy.js';
 import { findProjectWithMembership, type ProjectRow } from './repository.js';
-
-/** Who acts, and in which workspace: what every record rule of these areas needs from a request. */
-export interface Actor {
-  organizationId: string;
-  userId: string;
-  role: Role;
-}
-
-export const actorOf = (request: FastifyRequest): Actor => ({
-  organizationId: request.workspace.id,
-  userId: request.caller.userId,
-  role: request.caller.role,
-});
-
-/** A project role that makes a member a "project admin" (decisions §5). */
-export const PROJECT_ADMIN_ROLE: Role = 'Administrator';
 
 export interface ProjectAccess {
   project: ProjectRow;
@@ -32,10 +16,12 @@ export interface ProjectAccess {
  */
 export async function readableProject(db: Db, actor: Actor, projectId: string): Promise<ProjectAccess> {
   const found = await findProjectWithMembership(db, actor.organizationId, projectId, actor.userId);
-  const readsAll = can(actor.role, 'projects:read:all');
-  if (!found || (!readsAll && found.member_id === null)) throw notFound('project');
-  const { member_id: _memberId, member_role: memberRole, ...project } = found;
-  return { project, administers: memberRole === PROJECT_ADMIN_ROLE };
+  if (!found) throw notFound('project');
+  const administers = found.member_role === PROJECT_ADMIN_ROLE;
+  const relation = found.member_id === null ? null : administers ? 'admin' : 'member';
+  if (!(await permits(actor, 'projects:read', { projectRelation: () => relation }))) throw notFound('project');
+  const { member_id: _memberId, member_role: _memberRole, ...project } = found;
+  return { project, administers };
 }
 
 /**
@@ -46,10 +32,10 @@ export async function administeredProject(
   db: Db,
   actor: Actor,
   projectId: string,
-  permission: Extract<Permission, 'projects:update:all' | 'members:write:all' | 'rates:revenue:all'>,
+  permission: Extract<Permission, 'projects:update' | 'members:write' | 'rates:revenue'>,
 ): Promise<ProjectRow> {
   const access = await readableProject(db, actor, projectId);
-  if (!access.administers && !can(actor.role, permission)) {
+  if (!(await permits(actor, permission, { projectRelation: () => (access.administers ? 'admin' : 'member') }))) {
     throw forbidden('Only administrators and the project\'s admins may do this.');
   }
   return access.project;

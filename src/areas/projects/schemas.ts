@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdMap, Name, Notes, Nullable, StringEnum } from '../../http/schemas.js';
-import { ROLES } from '../../http/permissions.js';
+import { ROLES } from '../../domain/actor.js';
 
 const Avatar = Type.String({ maxLength: 2048, description: 'Image URL (or other image reference), up to 2,048 characters' });
 

@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
-import { notFound } from '../../http/errors.js';
-import { can } from '../../http/permissions.js';
+import { notFound } from '../../domain/errors.js';
+import { permits } from '../../domain/policy.js';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
 import {
   deleteCostRate,
@@ -26,8 +26,7 @@ const CostRateParams = Type.Object({ userId: Id, costId: Id });
  * else, like an unknown user id, gets 404.
  */
 async function assertMaySeeCosts(db: Db, request: FastifyRequest, userId: string): Promise<void> {
-  const caller = request.caller;
-  const visible = can(caller.role, 'rates:cost:read:all') || caller.userId === userId;
+  const visible = permits(request.actor, 'rates:cost:read', { ownerId: userId });
   if (!visible || !(await userExists(db, request.workspace.id, userId))) throw notFound('user');
 }
 

@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
 import { findMember } from '../projects/repository.js';
-import { actorOf, administeredProject } from '../projects/rules.js';
+import { administeredProject } from '../projects/rules.js';
 import { MemberParams } from '../projects/schemas.js';
 import {
   deleteRevenueRate,
@@ -29,8 +29,8 @@ const rateNotFound = () => notFound('revenue rate');
 
 /** The member the path names, when the caller administers its project (403/404 otherwise, decisions §5). */
 async function memberOfPath(db: Db, request: FastifyRequest, params: { projectId: string; memberId: string }): Promise<MemberRef> {
-  const actor = actorOf(request);
-  const project = await administeredProject(db, actor, params.projectId, 'rates:revenue:all');
+  const actor = request.actor;
+  const project = await administeredProject(db, actor, params.projectId, 'rates:revenue');
   const member = await findMember(db, actor.organizationId, project.id, params.memberId);
   if (!member) throw notFound('project member');
   return { organizationId: actor.organizationId, projectId: project.id, memberId: member.id };

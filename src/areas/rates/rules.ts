@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { conflict, invalid } from '../../http/errors.js';
+import { conflict, invalid } from '../../domain/errors.js';
 import { toUtcIso } from '../../lib/time.js';
 import { assertCurrency } from '../workspace/rules.js';
 import type { RateBody } from './schemas.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { lockRowForWrite } from '../../db/locks.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { deleteReport, findReport, insertReport, listReports, updateReport } from './repository.js';
 import { newReportFields, updatedReportFields } from './rules.js';
@@ -30,7 +30,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const reports = await listReports(app.db, request.workspace.id, request.caller.userId);
+      const reports = await listReports(app.db, request.workspace.id, request.actor.userId);
       return Object.fromEntries(reports.map((report) => [report.id, report]));
     },
   );
@@ -50,7 +50,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id: organizationId } = request.workspace;
-      const userId = request.caller.userId;
+      const userId = request.actor.userId;
       const { name, definition } = await newReportFields(app.db, organizationId, request.body);
       const id = await insertReport(app.db, { organizationId, userId, name, definition });
       return (await findReport(app.db, organizationId, userId, id))!;
@@ -70,7 +70,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const report = await findReport(app.db, request.workspace.id, request.caller.userId, request.params.reportId);
+      const report = await findReport(app.db, request.workspace.id, request.actor.userId, request.params.reportId);
       if (!report) throw notFound('report');
       return report;
     },
@@ -92,7 +92,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id: organizationId } = request.workspace;
-      const userId = request.caller.userId;
+      const userId = request.actor.userId;
       const { reportId } = request.params;
       return app.db.transaction().execute(async (trx) => {
         // Serializes the owner's concurrent changes, so no merge loses another's fields.
@@ -120,7 +120,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id: organizationId } = request.workspace;
-      const report = await findReport(app.db, organizationId, request.caller.userId, request.params.reportId);
+      const report = await findReport(app.db, organizationId, request.actor.userId, request.params.reportId);
       if (!report) throw notFound('report');
       await deleteReport(app.db, report.id);
       return {};

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { cleanName } from '../../lib/names.js';
 import { toUtcIso } from '../../lib/time.js';
 import { existingMemberIds, existingProjectIds, type ReportDefinition } from './repository.js';

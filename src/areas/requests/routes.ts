@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { fromDbBool } from '../../db/values.js';
-import { invalid, notFound } from '../../http/errors.js';
-import { can } from '../../http/permissions.js';
+import { invalid, notFound } from '../../domain/errors.js';
+import { permits, reachesAll } from '../../domain/policy.js';
 import { operation } from '../../http/schemas.js';
 import { nowIso } from '../../lib/time.js';
 import { findMember, findWorkspaceUser } from '../projects/repository.js';
-import { actorOf, readableProject } from '../projects/rules.js';
+import { readableProject } from '../projects/rules.js';
 import { weekOfPath } from '../timesheets/weeks.js';
 import { findRequest, insertRequest, listRequests, toRequestDetail, toRequestRecord, type RequestPayload } from './repository.js';
 import { resolveRequest } from './rules.js';
@@ -40,7 +40,7 @@ const RESOLVE_ERRORS = { 403: 'Not an administrator', 404: 'No request of this k
 
 export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const create = async (request: FastifyRequest, type: RequestType, payload: RequestPayload) =>
-    insertRequest(app.db, { organizationId: request.workspace.id, type, createdBy: request.caller.userId, payload });
+    insertRequest(app.db, { organizationId: request.workspace.id, type, createdBy: request.actor.userId, payload });
 
   /** One resolve route per kind: same body rules, the kind's own effect. */
   const resolveRoute = (
@@ -67,7 +67,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const row = await resolveRequest(app.db, type, request.params.requestId, request.body.status, {
           config: app.config,
           workspace: request.workspace,
-          resolver: actorOf(request),
+          resolver: request.actor,
           body: { ...(request.body.projectIds !== undefined ? { projectIds: request.body.projectIds } : {}) },
           now: nowIso(),
         });
@@ -90,8 +90,8 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const all = can(request.caller.role, 'requests:read:all');
-      const rows = await listRequests(app.db, request.workspace.id, all ? undefined : request.caller.userId);
+      const all = reachesAll(request.actor, 'requests:read');
+      const rows = await listRequests(app.db, request.workspace.id, all ? undefined : request.actor.userId);
       return Object.fromEntries(rows.map((row) => [row.id, toRequestDetail(row)]));
     },
   );
@@ -110,7 +110,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const row = await findRequest(app.db, request.workspace.id, request.params.requestId);
-      if (!row || (!can(request.caller.role, 'requests:read:all') && row.created_by !== request.caller.userId)) {
+      if (!row || !permits(request.actor, 'requests:read', { ownerId: row.created_by })) {
         throw notFound('request');
       }
       return toRequestDetail(row);
@@ -133,7 +133,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { project } = await readableProject(app.db, actor, request.params.projectId);
       const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
       if (!member) throw notFound('project member');
@@ -165,7 +165,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = actorOf(request);
+      const actor = request.actor;
       const { project } = await readableProject(app.db, actor, request.params.projectId);
       const { userIds } = request.body;
       for (const [index, userId] of userIds.entries()) {

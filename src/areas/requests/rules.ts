@@ -3,13 +3,13 @@ import { supportAddress, workspaceUrl } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
-import { conflict, invalid, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import { addHours } from '../../lib/time.js';
 import { ONE_TIME_TOKEN_PREFIX, newToken } from '../../lib/tokens.js';
 import { enqueueMessage } from '../mail/repository.js';
 import { findMember, findWorkspaceUser, updateMember } from '../projects/repository.js';
-import type { Actor } from '../projects/rules.js';
+import type { Actor } from '../../domain/actor.js';
 import { findLockSettings, upsertLock } from '../timesheets/repository.js';
 import type { Workspace } from '../workspace/repository.js';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { insertSession } from '../access/repository.js';
 import { fromDbBool } from '../../db/values.js';
-import { unauthorized } from '../../http/errors.js';
+import { unauthorized } from '../../domain/errors.js';
 import { operation } from '../../http/schemas.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { isTokenOf, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../lib/tokens.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { workspaceUrl } from '../../config.js';
 import { lockRowForWrite } from '../../db/locks.js';
-import { invalid, notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { toUtcIso } from '../../lib/time.js';
 import { enqueueMessage } from '../mail/repository.js';

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../http/errors.js';
-import { isAdmin, type Role } from '../../http/permissions.js';
+import { ApiError } from '../../domain/errors.js';
+import type { Role } from '../../domain/actor.js';
+import { holds } from '../../domain/policy.js';
 import { nowIso } from '../../lib/time.js';
 import { findLockContext, findLockOfWeek, type LockSettings } from './repository.js';
 import { compareWeeks, lastElapsedWeek, nextWeek, weekOf, type IsoWeek } from './weeks.js';
@@ -27,7 +28,7 @@ export interface ActivityTime {
  * Call it inside the transaction of the write, once for the old and once for the new startedAt.
  */
 export async function assertActivityWeekOpen(db: Db, time: ActivityTime): Promise<void> {
-  if (isAdmin(time.role)) return;
+  if (holds(time.role, 'timesheets:write-locked')) return;
   const settings = await findLockContext(db, time.organizationId, time.userId);
   const autoLocked = settings.enabled && settings.locked !== null;
   if (!autoLocked && !settings.userHasLocks) return; // no week of this user can be locked

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { isEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { workspaceUrl } from '../../config.js';
-import { findOrCreateAccount, insertUser, type Caller } from '../access/repository.js';
+import type { Actor } from '../../domain/actor.js';
+import { findOrCreateAccount, insertUser } from '../access/repository.js';
 import type { Workspace } from '../workspace/repository.js';
 import { enqueueMessage } from '../mail/repository.js';
 import { findUser, findUserByAccount, toUser } from './repository.js';
@@ -22,7 +23,7 @@ const ATTEMPTS = 3;
  * invitations of one email meet at the unique indexes (accounts.email, users(organization, account));
  * the loser retries and finds the winner's user.
  */
-export async function inviteUser(app: FastifyInstance, workspace: Workspace, inviter: Caller, body: UserInvite): Promise<User> {
+export async function inviteUser(app: FastifyInstance, workspace: Workspace, inviter: Actor, body: UserInvite): Promise<User> {
   const email = normalizeEmail(body.email);
   if (!isEmail(email)) throw invalid('/body/email', 'must be an email address');
   const name = body.name !== undefined ? cleanName(body.name, '/body/name') : null;
@@ -56,7 +57,7 @@ async function enqueueInvitation(
   db: Db,
   app: FastifyInstance,
   workspace: Workspace,
-  inviter: Caller,
+  inviter: Actor,
   email: string,
   name: string | null,
 ): Promise<void> {

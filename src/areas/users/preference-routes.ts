@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../domain/errors.js';
 import { operation } from '../../http/schemas.js';
 import { findUser, readPreferencesDocument, writePreferencesDocument } from './repository.js';
 import { mergePreferences, toPreferences } from './rules.js';
@@ -14,7 +14,7 @@ const TAG = 'Users';
 /** Preferences are the user's own (decisions §5): 404 for an unknown user, then 403 for anyone else, admins too. */
 async function assertOwnPreferences(db: Db, request: FastifyRequest, userId: string): Promise<void> {
   if (!(await findUser(db, request.workspace.id, userId))) throw notFound('user');
-  if (userId !== request.caller.userId) throw forbidden('Preferences can be read and changed only by the user themself.');
+  if (userId !== request.actor.userId) throw forbidden('Preferences can be read and changed only by the user themself.');
 }
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -5,7 +5,7 @@ import { fixedStatement } from '../../db/fixed-statement.js';
 import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
 import type { UsersTable } from '../../db/tables/identity.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
-import type { Role } from '../../http/permissions.js';
+import type { Role } from '../../domain/actor.js';
 import { nowIso } from '../../lib/time.js';
 import type { User } from './schemas.js';
 

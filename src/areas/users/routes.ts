@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { lockRowForWrite } from '../../db/locks.js';
 import { fromDbBool } from '../../db/values.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { inviteUser } from './invite.js';
@@ -50,7 +50,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 422: 'Not an email address, blank name, unknown role' },
       }),
     },
-    async (request) => inviteUser(app, request.workspace, request.caller, request.body),
+    async (request) => inviteUser(app, request.workspace, request.actor, request.body),
   );
 
   app.get(
@@ -98,7 +98,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { userId } = request.params;
       const existing = await findUser(app.db, organizationId, userId);
       if (!existing) throw notFound('user');
-      assertMayUpdate(request.caller, userId, request.body);
+      assertMayUpdate(request.actor, userId, request.body);
       const changes = userChanges(request.body);
       return app.db.transaction().execute(async (trx) => {
         if (changes.role !== undefined || changes.archived !== undefined) {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.js';
-import { conflict, forbidden, invalid } from '../../http/errors.js';
-import { can } from '../../http/permissions.js';
+import { conflict, forbidden, invalid } from '../../domain/errors.js';
+import { holds, permits } from '../../domain/policy.js';
 import { cleanName } from '../../lib/names.js';
-import type { Caller } from '../access/repository.js';
+import type { Actor } from '../../domain/actor.js';
 import { canonicalTimeZone } from '../workspace/rules.js';
 import { countOtherActiveAdmins, isActiveAdmin, type UserChanges, type UserRow } from './repository.js';
 import {
@@ -20,9 +20,9 @@ import {
  * Who may change what on a user (decisions §5): administrators anything; a User only their own
  * name, avatar, phone and title. Sending role or archived at all is 403 for a User, even unchanged.
  */
-export function assertMayUpdate(caller: Caller, targetId: string, body: UserUpdate): void {
-  if (can(caller.role, 'users:manage')) return;
-  if (targetId !== caller.userId) throw forbidden('Only administrators can change another user.');
+export function assertMayUpdate(actor: Actor, targetId: string, body: UserUpdate): void {
+  if (holds(actor.role, 'users:manage')) return;
+  if (!permits(actor, 'users:update', { ownerId: targetId })) throw forbidden('Only administrators can change another user.');
   if (body.role !== undefined || body.archived !== undefined) {
     throw forbidden('Only administrators can change role or archived.');
   }

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Id, IdMap, Name, Nullable, StringEnum } from '../../http/schemas.js';
-import { ROLES } from '../../http/permissions.js';
+import { ROLES } from '../../domain/actor.js';
 
 const Role = StringEnum(ROLES, 'Workspace role');
 const Avatar = Type.String({ maxLength: 65_536, description: 'Image URL (or data: URI), up to 64 KiB' });

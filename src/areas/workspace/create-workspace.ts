@@ -9,7 +9,7 @@ import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
 import { findOrCreateAccount, insertApiKey, insertUser } from '../access/repository.js';
 import { domainHolder, insertOrganization } from './repository.js';
 import { assertCurrency, assertUsableDomain, canonicalTimeZone, domainTaken, ORGANIZATION_DEFAULTS } from './rules.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 
 export interface NewWorkspace {
   domain: string;

@@ -24,7 +24,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const rows = await listActiveWorkspacesOfAccount(app.db, request.caller.accountId);
+      const rows = await listActiveWorkspacesOfAccount(app.db, request.actor.accountId);
       return rows.map((row) => ({ active: true, domain: row.domain, name: row.name }));
     },
   );

@@ -1,4 +1,4 @@
-import { ApiError, conflict, invalid } from '../../http/errors.js';
+import { ApiError, conflict, invalid } from '../../domain/errors.js';
 
 /** Workspace domains (decisions §2): one lowercase DNS label of 3–63 characters, not reserved. */
 const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;

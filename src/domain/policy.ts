@@ -1,0 +1,125 @@
+import type { Actor, Role } from './actor.js';
+
+/**
+ * Who may do what (docs/rules.md §5), in one table: each permission maps every role that holds it to
+ * the records it reaches. Routes name the permission they need (`config: { permission }`, checked
+ * before the body: a role that holds it in no scope gets 403); services ask `permits` about one
+ * record and listings ask `readerScope` for the rows a reader sees. Read this table beside
+ * test/security/authorization-matrix.ts: the two say the same thing.
+ *
+ * Scopes:
+ * - `all`: every record of the workspace.
+ * - `own`: records that belong to the actor (their activities, user, preferences, cost rates,
+ *   reports, requests, API keys).
+ * - `member`: projects the actor is an unarchived member of, and those projects' members.
+ * - `administered`: records of projects the actor administers (an unarchived member with the
+ *   project role Administrator: a "project admin").
+ */
+export type Scope = 'all' | 'own' | 'member' | 'administered';
+
+const everyone = { Administrator: ['all'], User: ['all'] } as const;
+const admins = { Administrator: ['all'] } as const;
+const ownOnly = { Administrator: ['own'], User: ['own'] } as const;
+
+const POLICY = {
+  'organization:read': everyone,
+  'organization:update': admins,
+  'organization:delete': admins,
+  'api-keys:manage': ownOnly,
+  'projects:read': { Administrator: ['all'], User: ['member'] },
+  'projects:create': admins,
+  'projects:update': { Administrator: ['all'], User: ['administered'] },
+  'projects:delete': admins,
+  'members:read': { Administrator: ['all'], User: ['member'] },
+  'members:write': { Administrator: ['all'], User: ['administered'] },
+  'rates:revenue': { Administrator: ['all'], User: ['administered'] },
+  'rates:cost:read': { Administrator: ['all'], User: ['own'] },
+  'rates:cost:write': admins,
+  'activities:read': { Administrator: ['all'], User: ['own', 'administered'] },
+  'activities:write': { Administrator: ['all'], User: ['own'] },
+  /** Booking time on a project: an administrator any unarchived project, a User those they are a member of. */
+  'projects:book': { Administrator: ['all'], User: ['member'] },
+  /** Writing time in a locked timesheet week (a User is held by the lock). */
+  'timesheets:write-locked': admins,
+  'users:read': everyone,
+  /** A User changes only their own name, avatar, phone and title (role and archived: `users:manage`). */
+  'users:update': { Administrator: ['all'], User: ['own'] },
+  'users:manage': admins,
+  'users:invite': admins,
+  'users:delete': admins,
+  'preferences:manage': ownOnly,
+  'reports:manage': ownOnly,
+  'requests:read': { Administrator: ['all'], User: ['own'] },
+  'requests:create': ownOnly,
+  'requests:resolve': admins,
+  'timesheets:manage': admins,
+  'billing:manage': admins,
+  'geofences:read': everyone,
+  'geofences:write': admins,
+} as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
+
+export type Permission = keyof typeof POLICY;
+
+type ActorRole = Pick<Actor, 'role' | 'userId'>;
+
+/** The project role that makes a member the project's admin. */
+export const PROJECT_ADMIN_ROLE: Role = 'Administrator';
+
+const NONE: readonly Scope[] = [];
+
+/** The scopes in which the role holds the permission (none: it does not hold it). */
+export function scopesOf(role: Role, permission: Permission): readonly Scope[] {
+  return (POLICY[permission] as Partial<Record<Role, readonly Scope[]>>)[role] ?? NONE;
+}
+
+/** Whether the role holds the permission in any scope: the check a route's `permission` makes. */
+export const holds = (role: Role, permission: Permission): boolean => scopesOf(role, permission).length > 0;
+
+/** Whether the actor's role reaches every record of the workspace under the permission. */
+export const reachesAll = (actor: Pick<Actor, 'role'>, permission: Permission): boolean =>
+  scopesOf(actor.role, permission).includes('all');
+
+/** How one record relates to the actor, as far as a scope needs to know. */
+export interface RecordFacts {
+  /** The user the record belongs to (an activity's user, a cost rate's user, a request's creator…). */
+  ownerId?: string | null;
+  /**
+   * The actor's relation to the record's project: `admin` (project admin), `member`, or null. Asked
+   * only when a scope needs it, so a record the actor owns costs no project lookup.
+   */
+  projectRelation?: () => ProjectRelation | Promise<ProjectRelation>;
+}
+
+export type ProjectRelation = 'admin' | 'member' | null;
+
+/**
+ * Whether the actor may act on the record under the permission. Synchronous unless the answer
+ * depends on the actor's relation to the record's project.
+ */
+export function permits(actor: ActorRole, permission: Permission, record: { ownerId?: string | null; projectRelation?: undefined }): boolean;
+export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): boolean | Promise<boolean>;
+export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): boolean | Promise<boolean> {
+  const scopes = scopesOf(actor.role, permission);
+  if (scopes.includes('all')) return true;
+  if (scopes.includes('own') && record.ownerId != null && record.ownerId === actor.userId) return true;
+  const byProject = scopes.filter((scope) => scope === 'member' || scope === 'administered');
+  if (byProject.length === 0 || record.projectRelation === undefined) return false;
+  const relation = record.projectRelation();
+  return relation instanceof Promise ? relation.then((found) => allowsRelation(byProject, found)) : allowsRelation(byProject, relation);
+}
+
+function allowsRelation(scopes: readonly Scope[], relation: ProjectRelation): boolean {
+  if (relation === 'admin') return true;
+  return relation === 'member' && scopes.includes('member');
+}
+
+/**
+ * The rows a listing shows the actor: every row of the workspace, or only those the actor's scopes
+ * reach (the listing's repository turns `scopes` into its conditions).
+ */
+export type ReaderScope = { all: true } | { all: false; userId: string; scopes: readonly Scope[] };
+
+export function readerScope(actor: ActorRole, permission: Permission): ReaderScope {
+  const scopes = scopesOf(actor.role, permission);
+  return scopes.includes('all') ? { all: true } : { all: false, userId: actor.userId, scopes };
+}
