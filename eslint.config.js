@@ -11,6 +11,40 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Areas meet only through each other's face (src/areas/<name>/index.ts); see docs/architecture.md.
+  {
+    files: ['src/areas/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.)[^/]+/(?!index\\.js$)',
+              message: 'Import another area only through its index.ts (its face).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/*.ts', 'src/*/**/*.ts'],
+    ignores: ['src/areas/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/areas/[^/]+/(?!index\\.js$)',
+              message: 'Outside src/areas, import an area only through its index.ts (its face).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createWorkspace, type CreatedWorkspace } from './areas/workspace/create-workspace.js';
-import { countOrganizations } from './areas/workspace/repository.js';
+import { countOrganizations, createWorkspace, type CreatedWorkspace } from './areas/workspace/index.js';
 import { workspaceUrl } from './config.js';
 
 export const DEMO_DOMAIN = 'demo';

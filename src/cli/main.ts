@@ -1,16 +1,15 @@
 import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { findUserIdByEmail, insertApiKey } from '../areas/access/repository.js';
-import { listMessages } from '../areas/mail/repository.js';
-import { createImpersonationRequest } from '../areas/requests/rules.js';
-import { createWorkspace } from '../areas/workspace/create-workspace.js';
-import { findWorkspaceByDomain } from '../areas/workspace/repository.js';
+import { insertApiKey } from '../areas/access/index.js';
+import { listMessages } from '../areas/mail/index.js';
+import { createImpersonationRequest } from '../areas/requests/index.js';
+import { findUserIdByEmail } from '../areas/users/index.js';
+import { createWorkspace, findWorkspaceByDomain } from '../areas/workspace/index.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../domain/errors.js';
-import { fromDbBool } from '../db/values.js';
 import { API_KEY_PREFIX, newToken } from '../lib/tokens.js';
 
 /** A failure the operator caused: its message goes to stderr and the exit code is 1. */
@@ -67,7 +66,7 @@ export function buildCli(): Command {
         const { id: organizationId } = await workspaceOf(app, options.domain);
         const user = await findUserIdByEmail(app.db, organizationId, options.email);
         if (!user) throw new CliError(`no user ${options.email} in workspace "${options.domain}"; invite them first`);
-        if (fromDbBool(user.archived)) throw new CliError(`user ${options.email} is archived`);
+        if (user.archived) throw new CliError(`user ${options.email} is archived`);
         const apiKey = newToken(API_KEY_PREFIX);
         await insertApiKey(app.db, { organizationId, userId: user.id, name: options.name, token: apiKey });
         return { apiKey, userId: user.id };

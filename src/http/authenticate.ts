@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/repository.js';
+import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/index.js';
 import type { Actor } from '../domain/actor.js';
 import { holds, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';

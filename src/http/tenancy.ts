@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { findWorkspaceByDomain, type Workspace } from '../areas/workspace/repository.js';
-import { isWellFormedDomain } from '../areas/workspace/rules.js';
+import { findWorkspaceByDomain } from '../areas/workspace/index.js';
+import type { Workspace } from '../domain/actor.js';
+import { isWellFormedDomain } from '../lib/domains.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';

@@ -4,4 +4,7 @@
  */
 const EMAIL = /^[^\s@"(),:;<>[\\\]]{1,64}@(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
+/** The form an email is stored and compared in: trimmed, lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
 export const isEmail = (text: string): boolean => text.length <= 254 && EMAIL.test(text.trim());

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { findOrCreateAccount, insertApiKey, insertUser } from '../../src/areas/access/repository.js';
+import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
+import { createUser } from '../../src/areas/users/index.js';
 import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
 import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
@@ -57,7 +58,7 @@ export class World {
       adminName: 'Fuzz Admin',
     });
     const accountId = await findOrCreateAccount(db, `user@${domain}.example.com`);
-    const userId = await insertUser(db, { organizationId: created.organizationId, accountId, role: 'User', name: 'Fuzz User' });
+    const userId = await createUser(db, { organizationId: created.organizationId, accountId, role: 'User', name: 'Fuzz User' });
     const userToken = newToken(API_KEY_PREFIX);
     await insertApiKey(db, { organizationId: created.organizationId, userId, name: 'fuzz', token: userToken });
     return {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { findOrCreateAccount, insertApiKey, insertUser } from '../../src/areas/access/repository.js';
+import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
+import { createUser } from '../../src/areas/users/index.js';
 import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { toDbBool } from '../../src/db/values.js';
@@ -116,7 +117,7 @@ export function describeEachStore(
         const db = harness.app.db;
         const email = options.email ?? `${unique('user')}@example.com`;
         const accountId = await findOrCreateAccount(db, email);
-        const userId = await insertUser(db, {
+        const userId = await createUser(db, {
           organizationId: workspace.organizationId,
           accountId,
           role: options.role ?? 'User',

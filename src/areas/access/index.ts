@@ -1,5 +1,16 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Area } from '../area.js';
 import { accessRoutes } from './routes.js';
 import { ApiKey } from './schemas.js';
+import { signInRoutes } from './sign-in-routes.js';
 
-export const accessArea: Area = { name: 'access', routes: accessRoutes, schemas: [ApiKey] };
+/** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(accessRoutes);
+  await app.register(signInRoutes);
+};
+
+export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey] };
+
+export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey, insertSession, touchApiKey, type TokenHolder } from './repository.js';
+export { issueSupportSignIn } from './support-sign-in.js';

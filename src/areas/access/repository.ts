@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { fromDbBool, toDbBool } from '../../db/values.js';
+import { fromDbBool } from '../../db/values.js';
 import type { Role, TokenKind } from '../../domain/actor.js';
+import { normalizeEmail } from '../../lib/email.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { displayPrefix, hashToken } from '../../lib/tokens.js';
@@ -87,50 +88,12 @@ export async function touchApiKey(db: Db, apiKeyId: string, at: string): Promise
 
 /** Finds the account of an email (case-insensitive) or creates it. */
 export async function findOrCreateAccount(db: Db, email: string): Promise<string> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalizeEmail(email);
   const existing = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
   if (existing) return existing.id;
   const id = newId();
   await db.insertInto('accounts').values({ id, email: normalized, created_at: nowIso() }).execute();
   return id;
-}
-
-export interface NewUser {
-  organizationId: string;
-  accountId: string;
-  role: Role;
-  name?: string | null;
-  title?: string | null;
-}
-
-export async function insertUser(db: Db, user: NewUser): Promise<string> {
-  const id = newId();
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      organization_id: user.organizationId,
-      account_id: user.accountId,
-      role: user.role,
-      archived: toDbBool(false),
-      name: user.name ?? null,
-      avatar: null,
-      phone: null,
-      title: user.title ?? null,
-      created_at: nowIso(),
-    })
-    .execute();
-  return id;
-}
-
-export async function findUserIdByEmail(db: Db, organizationId: string, email: string) {
-  return db
-    .selectFrom('users')
-    .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id', 'users.archived'])
-    .where('users.organization_id', '=', organizationId)
-    .where('accounts.email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
 }
 
 export interface ApiKeyRecord {

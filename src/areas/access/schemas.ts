@@ -28,3 +28,14 @@ export const ApiKeyCreated = Type.Object({
 });
 
 export const ApiKeyParams = Type.Object({ apiKeyId: Id });
+
+export const OneTimeBody = Type.Object({
+  token: Type.String({ maxLength: 200, description: 'The one-time sign-in token of the support link (tto_…)' }),
+});
+
+export const OneTimeSession = Type.Object({
+  domain: Type.String({ description: 'Workspace subdomain' }),
+  email: Type.String({ format: 'email', description: 'The resolving administrator the session acts as' }),
+  token: Type.String({ description: 'A session access token (tts_…), valid for one hour' }),
+  expiresAt: Timestamp('When the session token stops working'),
+});

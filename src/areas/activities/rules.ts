@@ -8,8 +8,8 @@ import type { Actor, Role } from '../../domain/actor.js';
 import { permits, reachesAll } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso, toUtcIso } from '../../lib/time.js';
-import { findProjectForBooking } from '../projects/repository.js';
-import { assertActivityWeekOpen } from '../timesheets/rules.js';
+import { findProjectForBooking } from '../projects/index.js';
+import { assertActivityWeekOpen } from '../timesheets/index.js';
 import {
   administersProject,
   closeTimer,

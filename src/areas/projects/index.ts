@@ -10,3 +10,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export const projectsArea: Area = { name: 'projects', routes, schemas: [Project, ProjectMember] };
+
+export { addMember, holdJoinableUser, holdProject, setMemberRole } from './membership.js';
+export { findMember, findProjectForBooking, findWorkspaceUser, type MemberRow } from './repository.js';
+export { administeredProject, readableProject } from './rules.js';
+export { MemberParams, ProjectParams } from './schemas.js';

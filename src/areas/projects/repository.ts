@@ -4,7 +4,8 @@ import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
-import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
+import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
+import type { Role } from '../../domain/actor.js';
 import { nowIso } from '../../lib/time.js';
 import type { Project, ProjectMember } from './schemas.js';
 
@@ -150,8 +151,49 @@ export async function findMember(
     .executeTakeFirst();
 }
 
+export interface NewMember {
+  organizationId: string;
+  projectId: string;
+  userId: string;
+  role: Role;
+  assignedBy: string;
+  title?: string | null;
+  notes?: string | null;
+  tags?: string[] | null;
+}
+
+/** The row of a new, unarchived membership: every way a user joins a project builds it here. */
+export function newMemberRow(member: NewMember, id: string, now: string): Insertable<ProjectMembersTable> {
+  return {
+    id,
+    organization_id: member.organizationId,
+    project_id: member.projectId,
+    user_id: member.userId,
+    role: member.role,
+    archived: toDbBool(false),
+    assigned_by: member.assignedBy,
+    title: member.title ?? null,
+    notes: member.notes ?? null,
+    tags: member.tags ? toJson(member.tags) : null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export async function insertMember(db: Db, row: Insertable<ProjectMembersTable>): Promise<void> {
   await db.insertInto('project_members').values(row).execute();
+}
+
+/**
+ * Inserts a membership unless the user already has one in the project (archived or not): ON CONFLICT
+ * DO NOTHING on project_members_one_per_user, so a concurrent addition never fails the transaction.
+ */
+export async function insertMemberUnlessPresent(db: Db, row: Insertable<ProjectMembersTable>): Promise<void> {
+  await db
+    .insertInto('project_members')
+    .values(row)
+    .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
+    .execute();
 }
 
 export async function updateMember(

@@ -5,9 +5,7 @@ import { lockRowForWrite } from '../../db/locks.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../domain/errors.js';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
-import { findMember } from '../projects/repository.js';
-import { administeredProject } from '../projects/rules.js';
-import { MemberParams } from '../projects/schemas.js';
+import { administeredProject, findMember, MemberParams } from '../projects/index.js';
 import {
   deleteRevenueRate,
   findRevenueRate,

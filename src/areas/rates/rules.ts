@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { conflict, invalid } from '../../domain/errors.js';
 import { toUtcIso } from '../../lib/time.js';
-import { assertCurrency } from '../workspace/rules.js';
+import { assertCurrency } from '../../lib/currencies.js';
 import type { RateBody } from './schemas.js';
 
 /** A rate body checked and normalized: canonical UTC instants, `to` after `from` or null. */

@@ -6,9 +6,8 @@ import { invalid, notFound } from '../../domain/errors.js';
 import { permits, reachesAll } from '../../domain/policy.js';
 import { operation } from '../../http/schemas.js';
 import { nowIso } from '../../lib/time.js';
-import { findMember, findWorkspaceUser } from '../projects/repository.js';
-import { readableProject } from '../projects/rules.js';
-import { weekOfPath } from '../timesheets/weeks.js';
+import { findMember, findWorkspaceUser, readableProject } from '../projects/index.js';
+import { weekOfPath } from '../../lib/iso-weeks.js';
 import { findRequest, insertRequest, listRequests, toRequestDetail, toRequestRecord, type RequestPayload } from './repository.js';
 import { resolveRequest } from './rules.js';
 import {

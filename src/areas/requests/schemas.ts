@@ -91,20 +91,10 @@ export const AssignmentBody = Type.Object({
 
 /** Path ids are opaque: any string, so a malformed id is 404, never 422. */
 export const RequestParams = Type.Object({ requestId: Id });
-export { MemberParams, ProjectParams } from '../projects/schemas.js';
+export { MemberParams, ProjectParams } from '../projects/index.js';
 /** Parsed strictly by the route (422 at /path/year or /path/week), so plain strings here. */
 export const WeekParams = Type.Object({
   year: Type.String({ description: 'ISO week-numbering year, four digits' }),
   week: Type.String({ description: 'ISO week number in the organization time zone, 1–53' }),
 });
 
-export const OneTimeBody = Type.Object({
-  token: Type.String({ maxLength: 200, description: 'The one-time sign-in token of the support link (tto_…)' }),
-});
-
-export const OneTimeSession = Type.Object({
-  domain: Type.String({ description: 'Workspace subdomain' }),
-  email: Type.String({ format: 'email', description: 'The resolving administrator the session acts as' }),
-  token: Type.String({ description: 'A session access token (tts_…), valid for one hour' }),
-  expiresAt: Timestamp('When the session token stops working'),
-});

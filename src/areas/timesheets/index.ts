@@ -3,3 +3,5 @@ import { timesheetRoutes } from './routes.js';
 import { TimesheetLock } from './schemas.js';
 
 export const timesheetsArea: Area = { name: 'timesheets', routes: timesheetRoutes, schemas: [TimesheetLock] };
+
+export { assertActivityWeekOpen, unlockWeek } from './rules.js';

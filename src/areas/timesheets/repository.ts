@@ -6,7 +6,7 @@ import type { TimesheetLocksTable } from '../../db/tables/workflows.js';
 import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import type { IsoWeek } from './weeks.js';
+import type { IsoWeek } from '../../lib/iso-weeks.js';
 import type { TimesheetLock } from './schemas.js';
 
 export type LockRow = Selectable<TimesheetLocksTable>;

@@ -5,9 +5,8 @@ import { lockRowForWrite } from '../../db/locks.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { toUtcIso } from '../../lib/time.js';
-import { enqueueMessage } from '../mail/repository.js';
-import { Organization } from '../workspace/schemas.js';
-import { getOrganization } from '../workspace/repository.js';
+import { enqueueMessage } from '../mail/index.js';
+import { getOrganization, Organization } from '../workspace/index.js';
 import {
   activeUsersWithPreferences,
   deleteLock,
@@ -20,7 +19,7 @@ import {
 } from './repository.js';
 import { weekOfNextAutoLock, weekToAutoLock } from './rules.js';
 import { LockCreate, LockParams, LocksQuery, NullAnswer, ReasonBody, TimesheetLock, TimesheetLockMap } from './schemas.js';
-import { assertRealWeek, datesOfWeek } from './weeks.js';
+import { assertRealWeek, datesOfWeek } from '../../lib/iso-weeks.js';
 
 const TAG = 'Timesheets';
 const ADMINS_ONLY = { 403: 'Not an administrator' } as const;

@@ -2,9 +2,9 @@ import type { Db } from '../../db/database.js';
 import { ApiError } from '../../domain/errors.js';
 import type { Role } from '../../domain/actor.js';
 import { holds } from '../../domain/policy.js';
-import { nowIso } from '../../lib/time.js';
-import { findLockContext, findLockOfWeek, type LockSettings } from './repository.js';
-import { compareWeeks, lastElapsedWeek, nextWeek, weekOf, type IsoWeek } from './weeks.js';
+import { addHours, nowIso } from '../../lib/time.js';
+import { findLockContext, findLockOfWeek, findLockSettings, upsertLock, type LockSettings } from './repository.js';
+import { compareWeeks, lastElapsedWeek, nextWeek, weekOf, type IsoWeek } from '../../lib/iso-weeks.js';
 
 export interface ActivityTime {
   organizationId: string;
@@ -69,4 +69,18 @@ export function weekToAutoLock(settings: LockSettings, now: Date = new Date()): 
 export function weekOfNextAutoLock(settings: LockSettings, now: Date = new Date()): IsoWeek {
   const last = lastElapsedWeek(settings.timeZone, now);
   return settings.locked === null || compareWeeks(settings.locked, last) < 0 ? last : nextWeek(settings.locked);
+}
+
+/**
+ * Opens one user's week until now + the workspace's unlockDuration hours, creating the lock record
+ * when there is none (a resolved unlock request). Runs in the caller's transaction.
+ */
+export async function unlockWeek(trx: Db, unlock: { organizationId: string; userId: string; week: IsoWeek; now: string }): Promise<void> {
+  const { unlockDuration } = await findLockSettings(trx, unlock.organizationId);
+  await upsertLock(trx, {
+    organizationId: unlock.organizationId,
+    userId: unlock.userId,
+    week: unlock.week,
+    unlockedTo: addHours(unlock.now, unlockDuration),
+  });
 }

@@ -10,3 +10,5 @@ const routes: FastifyPluginAsync = async (app) => {
 };
 
 export const usersArea: Area = { name: 'users', routes, schemas: [User, Preferences] };
+
+export { createUser, findUserIdByEmail, type NewUser } from './repository.js';

@@ -2,15 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { invalid } from '../../domain/errors.js';
-import { isEmail } from '../../lib/email.js';
+import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { workspaceUrl } from '../../config.js';
 import type { Actor } from '../../domain/actor.js';
-import { findOrCreateAccount, insertUser } from '../access/repository.js';
-import type { Workspace } from '../workspace/repository.js';
-import { enqueueMessage } from '../mail/repository.js';
-import { findUser, findUserByAccount, toUser } from './repository.js';
-import { normalizeEmail } from './rules.js';
+import type { Workspace } from '../../domain/actor.js';
+import { findOrCreateAccount } from '../access/index.js';
+import { enqueueMessage } from '../mail/index.js';
+import { createUser, findUser, findUserByAccount, toUser } from './repository.js';
 import type { User, UserInvite } from './schemas.js';
 
 /** Attempts of the invitation transaction when a concurrent invitation of the same email wins a unique index. */
@@ -34,7 +33,7 @@ export async function inviteUser(app: FastifyInstance, workspace: Workspace, inv
         const accountId = await findOrCreateAccount(trx, email);
         let user = await findUserByAccount(trx, workspace.id, accountId);
         if (!user) {
-          const userId = await insertUser(trx, {
+          const userId = await createUser(trx, {
             organizationId: workspace.id,
             accountId,
             role: body.role ?? 'User',

@@ -6,6 +6,8 @@ import { renderedEntry, renderedListStatement, type RenderedField } from '../../
 import type { UsersTable } from '../../db/tables/identity.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Role } from '../../domain/actor.js';
+import { normalizeEmail } from '../../lib/email.js';
+import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import type { User } from './schemas.js';
 
@@ -158,4 +160,45 @@ export async function writePreferencesDocument(db: Db, userId: string, document:
   if (Number(updated.numUpdatedRows) === 0) {
     await db.insertInto('user_preferences').values({ user_id: userId, document: toJson(document), updated_at: now }).execute();
   }
+}
+
+export interface NewUser {
+  organizationId: string;
+  accountId: string;
+  role: Role;
+  name?: string | null;
+  title?: string | null;
+}
+
+/** Adds an account to a workspace as an unarchived user; answers the new user's id. */
+export async function createUser(db: Db, user: NewUser): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      organization_id: user.organizationId,
+      account_id: user.accountId,
+      role: user.role,
+      archived: toDbBool(false),
+      name: user.name ?? null,
+      avatar: null,
+      phone: null,
+      title: user.title ?? null,
+      created_at: nowIso(),
+    })
+    .execute();
+  return id;
+}
+
+/** The user of an email in a workspace, by id, and whether they are archived. */
+export async function findUserIdByEmail(db: Db, organizationId: string, email: string): Promise<{ id: string; archived: boolean } | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'users.archived'])
+    .where('users.organization_id', '=', organizationId)
+    .where('accounts.email', '=', normalizeEmail(email))
+    .executeTakeFirst();
+  return row && { id: row.id, archived: fromDbBool(row.archived) };
 }

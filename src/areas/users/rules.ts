@@ -3,7 +3,7 @@ import { conflict, forbidden, invalid } from '../../domain/errors.js';
 import { holds, permits } from '../../domain/policy.js';
 import { cleanName } from '../../lib/names.js';
 import type { Actor } from '../../domain/actor.js';
-import { canonicalTimeZone } from '../workspace/rules.js';
+import { canonicalTimeZone } from '../../lib/time-zones.js';
 import { countOtherActiveAdmins, isActiveAdmin, type UserChanges, type UserRow } from './repository.js';
 import {
   CHANNEL_KEYS,
@@ -66,8 +66,6 @@ export async function assertKeepsAnActiveAdmin(
   if ((await countOtherActiveAdmins(db, organizationId, target.id)) > 0) return;
   throw lastAdmin(after === 'deleted' ? 'deleted' : after.role !== 'Administrator' ? 'demoted' : 'archived');
 }
-
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /* Preferences */
 

@@ -6,9 +6,13 @@ import { isEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
 import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
-import { findOrCreateAccount, insertApiKey, insertUser } from '../access/repository.js';
+import { findOrCreateAccount, insertApiKey } from '../access/index.js';
+import { createUser } from '../users/index.js';
 import { domainHolder, insertOrganization } from './repository.js';
-import { assertCurrency, assertUsableDomain, canonicalTimeZone, domainTaken, ORGANIZATION_DEFAULTS } from './rules.js';
+import { assertCurrency } from '../../lib/currencies.js';
+import { assertUsableDomain } from '../../lib/domains.js';
+import { canonicalTimeZone } from '../../lib/time-zones.js';
+import { domainTaken, ORGANIZATION_DEFAULTS } from './rules.js';
 import { invalid } from '../../domain/errors.js';
 
 export interface NewWorkspace {
@@ -69,7 +73,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Crea
         updated_at: now,
       });
       const accountId = await findOrCreateAccount(trx, input.adminEmail);
-      const userId = await insertUser(trx, {
+      const userId = await createUser(trx, {
         organizationId,
         accountId,
         role: 'Administrator',

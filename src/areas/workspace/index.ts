@@ -3,3 +3,7 @@ import { workspaceRoutes } from './routes.js';
 import { Organization } from './schemas.js';
 
 export const workspaceArea: Area = { name: 'workspace', routes: workspaceRoutes, schemas: [Organization] };
+
+export { createWorkspace, type CreatedWorkspace } from './create-workspace.js';
+export { countOrganizations, findWorkspaceByDomain, getOrganization } from './repository.js';
+export { Organization } from './schemas.js';

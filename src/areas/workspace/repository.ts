@@ -2,16 +2,11 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
+import type { Workspace } from '../../domain/actor.js';
 import { nowIso } from '../../lib/time.js';
 import type { Organization } from './schemas.js';
 
 type OrganizationRow = Selectable<OrganizationsTable>;
-
-/** The workspace a request runs in: what tenancy and authentication need on every request. */
-export interface Workspace {
-  id: string;
-  domain: string;
-}
 
 export async function findWorkspaceByDomain(db: Db, domain: string): Promise<Workspace | undefined> {
   return db

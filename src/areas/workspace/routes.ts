@@ -7,7 +7,10 @@ import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import { operation } from '../../http/schemas.js';
 import { cleanName } from '../../lib/names.js';
 import { listActiveWorkspacesOfAccount, deleteOrganization, domainHolder, getOrganization, reserveDomain, updateOrganization } from './repository.js';
-import { assertCoreHours, assertCurrency, assertUsableDomain, canonicalTimeZone, domainTaken } from './rules.js';
+import { assertCurrency } from '../../lib/currencies.js';
+import { assertUsableDomain } from '../../lib/domains.js';
+import { canonicalTimeZone } from '../../lib/time-zones.js';
+import { assertCoreHours, domainTaken } from './rules.js';
 import { Organization, OrganizationDeleted, OrganizationSummary, OrganizationUpdate, RenameBody, RenameResult } from './schemas.js';
 
 const TAG = 'Workspace';

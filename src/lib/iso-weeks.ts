@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { invalid } from '../../domain/errors.js';
+import { invalid } from '../domain/errors.js';
 
 /** An ISO week: its week-numbering year and its number, 1–53. */
 export interface IsoWeek {

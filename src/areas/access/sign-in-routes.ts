@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { insertSession } from '../access/repository.js';
-import { fromDbBool } from '../../db/values.js';
-import { unauthorized } from '../../domain/errors.js';
 import { operation } from '../../http/schemas.js';
-import { addHours, nowIso } from '../../lib/time.js';
-import { isTokenOf, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../lib/tokens.js';
-import { redeemOneTimeToken } from './repository.js';
-import { ONE_TIME_TTL_HOURS } from './rules.js';
 import { OneTimeBody, OneTimeSession } from './schemas.js';
-
-const rejected = () => unauthorized('The sign-in link is unknown, used, expired or of another workspace.');
+import { redeemSupportSignIn } from './support-sign-in.js';
 
 /**
  * The other half of a resolved impersonation request: the one-time token mailed to support is
@@ -37,23 +29,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const { token } = request.body;
-      if (!isTokenOf(ONE_TIME_TOKEN_PREFIX, token)) throw rejected();
-      const session = await app.db.transaction().execute(async (trx) => {
-        const now = nowIso();
-        const user = await redeemOneTimeToken(trx, request.workspace.id, token, now);
-        if (!user || fromDbBool(user.archived)) throw rejected();
-        const sessionToken = newToken(SESSION_TOKEN_PREFIX);
-        const expiresAt = addHours(now, ONE_TIME_TTL_HOURS);
-        await insertSession(trx, {
-          accountId: user.account_id,
-          token: sessionToken,
-          expiresAt,
-          organizationId: request.workspace.id,
-          userId: user.user_id,
-        });
-        return { email: user.email, token: sessionToken, expiresAt };
-      });
+      const session = await redeemSupportSignIn(app.db, request.workspace, request.body.token);
       request.log.info({ organizationId: request.workspace.id }, 'one-time support sign-in redeemed');
       reply.header('cache-control', 'no-store');
       return { domain: request.workspace.domain, ...session };

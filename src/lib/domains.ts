@@ -1,0 +1,15 @@
+import { invalid } from '../domain/errors.js';
+
+/** Workspace domains (decisions §2): one lowercase DNS label of 3–63 characters, not reserved. */
+const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
+export const RESERVED_DOMAINS = new Set(['api', 'www', 'app', 'admin', 'mail', 'static', 'docs']);
+
+export const isWellFormedDomain = (domain: string): boolean => DOMAIN_LABEL.test(domain);
+
+/** Throws 422 for a malformed or reserved domain. */
+export function assertUsableDomain(domain: string, pointer = '/body/domain'): void {
+  if (!isWellFormedDomain(domain)) {
+    throw invalid(pointer, 'must be 3–63 characters of a-z, 0-9 and -, not starting or ending with -');
+  }
+  if (RESERVED_DOMAINS.has(domain)) throw invalid(pointer, `"${domain}" is reserved`);
+}
