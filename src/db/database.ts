@@ -13,6 +13,12 @@ export type Dialect = 'sqlite' | 'postgres';
 /** A handle that runs queries either directly or inside a transaction: data-access code takes this. */
 export type Db = Kysely<Database> | Transaction<Database>;
 
+/**
+ * A handle inside a transaction: functions whose steps must commit or roll back together (a check
+ * and the write it guards, a row lock) take this, so a caller without a transaction cannot call them.
+ */
+export type Trx = Transaction<Database>;
+
 /** The store behind a handle, for the few statements written per dialect. */
 export const dialectOf = (db: Db): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
 

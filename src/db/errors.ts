@@ -13,3 +13,23 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as DriverError | null)?.code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+/** The problems a write's expected constraint failures stand for; a failure not named here is rethrown. */
+export interface ViolationProblems {
+  unique?: () => Error;
+  foreignKey?: () => Error;
+}
+
+/**
+ * Runs a write whose rule a constraint enforces (a unique name, a row deleted meanwhile) and turns
+ * that constraint's failure into the rule's problem: the one place services map driver errors.
+ */
+export async function withConstraintProblems<T>(write: () => Promise<T>, problems: ViolationProblems): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (problems.unique && isUniqueViolation(error)) throw problems.unique();
+    if (problems.foreignKey && isForeignKeyViolation(error)) throw problems.foreignKey();
+    throw error;
+  }
+}

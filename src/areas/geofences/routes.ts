@@ -1,18 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { isForeignKeyViolation } from '../../db/errors.js';
-import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import {
-  deleteGeofence,
-  findGeofence,
-  insertGeofence,
-  listGeofences,
-  updateGeofence,
-  type GeofenceValues,
-} from './repository.js';
-import { assertProjectReference, assertRadius, cleanGeofenceName, unknownProject } from './rules.js';
 import { Geofence, GeofenceCreate, GeofenceMap, GeofenceParams, GeofenceUpdate } from './schemas.js';
+import { changeGeofence, createGeofence, geofence, removeGeofence, workspaceGeofences } from './service.js';
 
 const TAG = 'Geofences';
 const BOUNDS =
@@ -21,16 +11,6 @@ const BOUNDS =
 const RECORD =
   'Optional fields without a value are left out of the record; projectId is always present, null when the ' +
   'geofence has no project. Deleting a project keeps its geofences with projectId null.';
-
-/** Runs a write that references a project; a project deleted meanwhile breaks the foreign key: 422. */
-async function referencingProject<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isForeignKeyViolation(error)) throw unknownProject();
-    throw error;
-  }
-}
 
 export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -46,8 +26,8 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const geofences = await listGeofences(app.db, request.workspace.id);
-      return Object.fromEntries(geofences.map((geofence) => [geofence.id, geofence]));
+      const geofences = await workspaceGeofences(app.db, request.actor);
+      return Object.fromEntries(geofences.map((found) => [found.id, found]));
     },
   );
 
@@ -65,26 +45,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 422: 'Out-of-range coordinates or radius, unknown projectId' },
       }),
     },
-    async (request) => {
-      const body = request.body;
-      const organizationId = request.workspace.id;
-      assertRadius(body.radius);
-      const values: GeofenceValues = {
-        latitude: body.latitude,
-        longitude: body.longitude,
-        radius: body.radius,
-        name: cleanGeofenceName(body.name ?? null),
-        enterAction: body.enterAction ?? null,
-        exitAction: body.exitAction ?? null,
-        projectId: body.projectId ?? null,
-      };
-      return referencingProject(() =>
-        app.db.transaction().execute(async (trx) => {
-          await assertProjectReference(trx, organizationId, values.projectId);
-          return insertGeofence(trx, organizationId, values);
-        }),
-      );
-    },
+    async (request) => createGeofence(app.db, request.actor, request.body),
   );
 
   app.get(
@@ -100,11 +61,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Geofence),
       }),
     },
-    async (request) => {
-      const geofence = await findGeofence(app.db, request.workspace.id, request.params.geofenceId);
-      if (!geofence) throw notFound('geofence');
-      return geofence;
-    },
+    async (request) => geofence(app.db, request.actor, request.params.geofenceId),
   );
 
   app.put(
@@ -124,31 +81,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 422: 'Out-of-range coordinates or radius, unknown projectId' },
       }),
     },
-    async (request) => {
-      const body = request.body;
-      const organizationId = request.workspace.id;
-      const id = request.params.geofenceId;
-      if (body.radius !== undefined) assertRadius(body.radius);
-      const changes: Partial<GeofenceValues> = {
-        latitude: body.latitude,
-        longitude: body.longitude,
-        radius: body.radius,
-        name: body.name === undefined ? undefined : cleanGeofenceName(body.name),
-        enterAction: body.enterAction,
-        exitAction: body.exitAction,
-        projectId: body.projectId,
-      };
-      return referencingProject(() =>
-        app.db.transaction().execute(async (trx) => {
-          if (!(await findGeofence(trx, organizationId, id))) throw notFound('geofence');
-          if (changes.projectId !== undefined) await assertProjectReference(trx, organizationId, changes.projectId);
-          const updated = await updateGeofence(trx, organizationId, id, changes);
-          const geofence = updated ? await findGeofence(trx, organizationId, id) : undefined;
-          if (!geofence) throw notFound('geofence');
-          return geofence;
-        }),
-      );
-    },
+    async (request) => changeGeofence(app.db, request.actor, request.params.geofenceId, request.body),
   );
 
   app.delete(
@@ -166,9 +99,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      if (!(await deleteGeofence(app.db, request.workspace.id, request.params.geofenceId))) {
-        throw notFound('geofence');
-      }
+      await removeGeofence(app.db, request.actor, request.params.geofenceId);
       return {};
     },
   );

@@ -1,7 +1,5 @@
-import type { Db } from '../../db/database.js';
 import { invalid } from '../../domain/errors.js';
 import { cleanName } from '../../lib/names.js';
-import { projectOfWorkspaceExists } from './repository.js';
 
 /** Radius > 0 (the schema bounds the maximum; OpenAPI 3.0 cannot state an exclusive minimum Ajv reads). */
 export function assertRadius(radius: number): void {
@@ -11,12 +9,6 @@ export function assertRadius(radius: number): void {
 /** A name is trimmed and must stay 1–200 characters; null (on update) removes it. */
 export function cleanGeofenceName(name: string | null): string | null {
   return name === null ? null : cleanName(name, '/body/name');
-}
-
-/** projectId is null or a project of this workspace (422 otherwise, also for another workspace's project). */
-export async function assertProjectReference(db: Db, organizationId: string, projectId: string | null): Promise<void> {
-  if (projectId === null) return;
-  if (!(await projectOfWorkspaceExists(db, organizationId, projectId))) throw unknownProject();
 }
 
 /** 422 for a projectId that names no project of this workspace (or one deleted meanwhile). */
