@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
-import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
+import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
