@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../http/errors.js';
 import { can } from '../../http/permissions.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { actorOf } from '../projects/rules.js';
-import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
+import { sendRendered } from '../../http/json-answer.js';
 import { listActivitiesJson, toActivity, type ActivityFilter } from './repository.js';
 import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
@@ -45,8 +45,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         filter,
         can(actor.role, 'activities:read:all') ? { all: true } : { all: false, userId: actor.userId },
       );
-      // Already JSON text (the database rendered it to the schema's bytes): sent as is, not serialized again.
-      return reply.type(JSON_TYPE).send(jsonObjectOf(entries) as unknown as Static<typeof ActivityMap>);
+      return sendRendered(reply, entries);
     },
   );
 

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProjectsTable } from '../../db/tables/tracking.js';
 import { toDbBool } from '../../db/values.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
-import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
+import { sendRendered } from '../../http/json-answer.js';
 import { can } from '../../http/permissions.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
@@ -48,7 +48,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const actor = actorOf(request);
       const entries = await listProjectsJson(app.db, actor.organizationId, can(actor.role, 'projects:read:all') ? undefined : actor.userId);
-      return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof ProjectMap>);
+      return sendRendered(reply, entries === null ? [] : [entries]);
     },
   );
 
