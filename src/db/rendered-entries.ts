@@ -1,3 +1,4 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Dialect } from './database.js';
 
 /**
@@ -10,6 +11,48 @@ export interface RenderedField {
   as: 'text' | 'nullable' | 'boolean' | 'optional';
 }
 
+/** The SQL column of each property of a record schema, by key. */
+export type RenderedColumns<Schema extends TObject> = Record<Extract<keyof Schema['properties'], string>, string>;
+
+/**
+ * The fields of a record schema (a TypeBox object) as renderedEntry takes them, in the order of its
+ * properties, each read from its column: a string is `text`; a string that may be null (Nullable or a
+ * union with null) is `nullable`, optional or not, since the record carries the column's null; an
+ * optional string that may not be null is `optional`, left out when the column is null; a boolean is
+ * `boolean`. Throws on a property without a column, a column without a property, or a property of
+ * another kind, so a listing cannot drift from its schema: call it at module load.
+ */
+export function renderedFieldsOf<Schema extends TObject>(schema: Schema, columns: RenderedColumns<Schema>): RenderedField[] {
+  const name = schema.$id ?? schema.title ?? 'a record schema';
+  const byKey: Record<string, string> = columns;
+  const keys = Object.keys(schema.properties);
+  const unknown = Object.keys(byKey).filter((key) => !keys.includes(key));
+  if (unknown.length > 0) throw new Error(`Rendered columns of ${name}: no property ${unknown.join(', ')}`);
+  return keys.map((key) => {
+    const column = byKey[key];
+    if (column === undefined) throw new Error(`Rendered columns of ${name}: no column for ${key}`);
+    const as = renderedKindOf(schema.properties[key], !(schema.required ?? []).includes(key));
+    if (as === undefined) throw new Error(`Rendered fields of ${name}: ${key} is of a kind the database does not render`);
+    return { key, column, as };
+  });
+}
+
+/** How a property renders, or undefined when the database cannot render it as the serializer would. */
+function renderedKindOf(property: TSchema, optional: boolean): RenderedField['as'] | undefined {
+  const { type, nullable } = valueTypeOf(property);
+  if (type === 'string') return nullable ? 'nullable' : optional ? 'optional' : 'text';
+  if (type === 'boolean' && !nullable && !optional) return 'boolean';
+  return undefined;
+}
+
+/** A property's JSON type and whether it admits null (Nullable marks it `nullable`; a union with null is an anyOf). */
+function valueTypeOf(property: TSchema): { type: unknown; nullable: boolean } {
+  const members: TSchema[] | undefined = property.anyOf;
+  if (members === undefined) return { type: property.type, nullable: property.nullable === true };
+  const notNull = members.filter((member) => member.type !== 'null');
+  return members.length === 2 && notNull.length === 1 ? { type: notNull[0].type, nullable: true } : { type: undefined, nullable: false };
+}
+
 /**
  * The SQL expression that renders a record as its map entry, `"<id>":{"<key>":…,…}`: the same bytes
  * as the service's serializer makes from the record's schema, given the fields in the schema's order
@@ -19,8 +62,9 @@ export interface RenderedField {
  */
 export function renderedEntry(dialect: Dialect, idColumn: string, fields: readonly RenderedField[]): string {
   const quote = (column: string) => (dialect === 'postgres' ? `to_json(${column})::text` : `json_quote(${column})`);
+  if (fields[0]?.as === 'optional') throw new Error(`A rendered entry cannot begin with an optional field (${fields[0].key})`);
   const parts = fields.map(({ key, column, as }, i) => {
-    const name = `'${i === 0 ? '' : ','}"${key}":'`;
+    const name = `'${i === 0 ? ':{' : ','}"${key}":'`;
     switch (as) {
       case 'text':
         return `${name} || ${quote(column)}`;
@@ -32,7 +76,9 @@ export function renderedEntry(dialect: Dialect, idColumn: string, fields: readon
         return dialect === 'postgres' ? `coalesce(${name} || ${quote(column)}, '')` : `iif(${column} is null, '', ${name} || ${quote(column)})`;
     }
   });
-  return `${quote(idColumn)} || ':{' || ${parts.join(' || ')} || '}'`;
+  const entry = `${quote(idColumn)} || ${parts.join(' || ')} || '}'`;
+  // SQLite's is in parentheses, as migration 0005 froze the activities' (src/db/frozen), so the two compare equal.
+  return dialect === 'postgres' ? entry : `(${entry})`;
 }
 
 /**

@@ -28,6 +28,22 @@ export function jsonObjectOf(pieces: Array<Buffer | string>): Buffer | string | 
   return Readable.from(streamed(pieces), { objectMode: false });
 }
 
+/** A Fastify reply, whose `send` takes the answer of its route's response schema. */
+interface TypedReply {
+  type(contentType: string): { send(answer: never): unknown };
+}
+
+/**
+ * Answers map entries rendered by the database (see jsonObjectOf) as the route's JSON object. The
+ * route keeps its response schema, which documents the answer; Fastify sends a string, bytes or a
+ * stream under a JSON content type as they are, never through that schema's serializer.
+ */
+export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Array<Buffer | string>): Reply {
+  // The one place that knows this text already is the route's answer: `never` lets it pass as that answer's type.
+  reply.type(JSON_TYPE).send(jsonObjectOf(pieces) as never);
+  return reply;
+}
+
 function joined(pieces: Buffer[]): Buffer[] {
   return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [COMMA, piece]));
 }

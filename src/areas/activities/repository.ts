@@ -1,13 +1,14 @@
 import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
-import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/migrations/0005_activity_listing.js';
+import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
+import { renderedEntry, renderedFieldsOf } from '../../db/rendered-entries.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
 import { lastKeyOf, type ListKey } from './listing.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
-import type { Activity } from './schemas.js';
+import { Activity } from './schemas.js';
 
 export type ActivityRow = Selectable<ActivitiesTable>;
 
@@ -49,12 +50,28 @@ class Statement {
   private static readonly texts = new Map<string, string>();
 }
 
-/** PostgreSQL's rendering of one listed activity: the same bytes as SQLITE_ACTIVITY_ENTRY (see there). */
-const POSTGRES_ACTIVITY_ENTRY =
-  `to_json(id)::text || ':{"id":' || to_json(id)::text || ',"name":' || to_json(name)::text || ` +
-  `',"billable":' || case when billable then 'true' else 'false' end || ',"startedAt":' || to_json(started_at)::text || ` +
-  `',"endedAt":' || coalesce(to_json(ended_at)::text, 'null') || ',"projectId":' || coalesce(to_json(project_id)::text, 'null') || ` +
-  `',"userId":' || to_json(user_id)::text || '}'`;
+/** A listed activity: the Activity schema's fields (as toActivity maps them), each read from its column. */
+const ACTIVITY_FIELDS = renderedFieldsOf(Activity, {
+  id: 'id',
+  name: 'name',
+  billable: 'billable',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  projectId: 'project_id',
+  userId: 'user_id',
+});
+
+/** PostgreSQL's rendering of one listed activity: the same bytes as SQLITE_ACTIVITY_ENTRY. */
+const POSTGRES_ACTIVITY_ENTRY = renderedEntry('postgres', 'id', ACTIVITY_FIELDS);
+
+/*
+ * SQLite's is the text migration 0005 froze in the index activities_user_listing, which a query
+ * matches only by that very text; the schema must still render to it, or the listing would drift
+ * from the schema (changing either needs a new migration and index).
+ */
+if (renderedEntry('sqlite', 'id', ACTIVITY_FIELDS) !== SQLITE_ACTIVITY_ENTRY) {
+  throw new Error('The Activity schema no longer renders to the SQLite entry frozen by migration 0005 (src/db/frozen/activity-listing.ts)');
+}
 
 /** Before this, `from` bounds no index range (the arithmetic of fromBound stays within years 0001–9999). */
 const EARLIEST_BOUNDED_FROM = '0001-01-03T00:00:00.000Z';

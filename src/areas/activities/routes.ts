@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.js';
 import { readerScope } from '../../domain/policy.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
+import { sendRendered } from '../../http/json-answer.js';
 import { listActivitiesJson, toActivity, type ActivityFilter } from './repository.js';
 import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
@@ -44,8 +44,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         filter,
         readerScope(actor, 'activities:read'),
       );
-      // Already JSON text (the database rendered it to the schema's bytes): sent as is, not serialized again.
-      return reply.type(JSON_TYPE).send(jsonObjectOf(entries) as unknown as Static<typeof ActivityMap>);
+      return sendRendered(reply, entries);
     },
   );
 

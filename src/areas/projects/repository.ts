@@ -2,12 +2,12 @@ import type { Buffer } from 'node:buffer';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
-import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
+import { renderedEntry, renderedFieldsOf, renderedListStatement } from '../../db/rendered-entries.js';
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Role } from '../../domain/actor.js';
 import { nowIso } from '../../lib/time.js';
-import type { Project, ProjectMember } from './schemas.js';
+import { Project, type ProjectMember } from './schemas.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MemberRow = Selectable<ProjectMembersTable>;
@@ -48,15 +48,15 @@ const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archive
   `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 
-/** A project as GET /projects lists it: the fields of the Project schema, in its order (toProject). */
-const PROJECT_FIELDS: RenderedField[] = [
-  { key: 'id', column: 'projects.id', as: 'text' },
-  { key: 'name', column: 'projects.name', as: 'text' },
-  { key: 'archived', column: 'projects.archived', as: 'boolean' },
-  { key: 'billable', column: 'projects.billable', as: 'boolean' },
-  { key: 'avatar', column: 'projects.avatar', as: 'nullable' },
-  { key: 'notes', column: 'projects.notes', as: 'optional' },
-];
+/** A project as GET /projects lists it: the Project schema's fields (as toProject maps them), each read from its column. */
+const PROJECT_FIELDS = renderedFieldsOf(Project, {
+  id: 'projects.id',
+  name: 'projects.name',
+  archived: 'projects.archived',
+  billable: 'projects.billable',
+  avatar: 'projects.avatar',
+  notes: 'projects.notes',
+});
 
 const listedProjects = (dialect: 'sqlite' | 'postgres', from: string) =>
   fixedStatement<{ entries: Buffer | string | null }>(

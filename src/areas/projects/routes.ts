@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ProjectsTable } from '../../db/tables/tracking.js';
 import { toDbBool } from '../../db/values.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
-import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
+import { sendRendered } from '../../http/json-answer.js';
 import { PROJECT_ADMIN_ROLE, reachesAll } from '../../domain/policy.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { newId } from '../../lib/ids.js';
@@ -48,7 +48,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const actor = request.actor;
       const entries = await listProjectsJson(app.db, actor.organizationId, reachesAll(actor, 'projects:read') ? undefined : actor.userId);
-      return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof ProjectMap>);
+      return sendRendered(reply, entries === null ? [] : [entries]);
     },
   );
 

@@ -2,14 +2,14 @@ import type { Updateable } from 'kysely';
 import type { Buffer } from 'node:buffer';
 import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
-import { renderedEntry, renderedListStatement, type RenderedField } from '../../db/rendered-entries.js';
+import { renderedEntry, renderedFieldsOf, renderedListStatement } from '../../db/rendered-entries.js';
 import type { UsersTable } from '../../db/tables/identity.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Role } from '../../domain/actor.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import type { User } from './schemas.js';
+import { User } from './schemas.js';
 
 /** A user row with its account email: what the routes and rules work with. */
 export interface UserRow {
@@ -42,17 +42,17 @@ function selectUsers(db: Db, organizationId: string) {
     .where('users.organization_id', '=', organizationId);
 }
 
-/** A user as GET /users lists it: the fields of the User schema, in its order (toUser). */
-const USER_FIELDS: RenderedField[] = [
-  { key: 'id', column: 'users.id', as: 'text' },
-  { key: 'email', column: 'accounts.email', as: 'text' },
-  { key: 'role', column: 'users.role', as: 'text' },
-  { key: 'archived', column: 'users.archived', as: 'boolean' },
-  { key: 'name', column: 'users.name', as: 'optional' },
-  { key: 'avatar', column: 'users.avatar', as: 'nullable' },
-  { key: 'phone', column: 'users.phone', as: 'nullable' },
-  { key: 'title', column: 'users.title', as: 'nullable' },
-];
+/** A user as GET /users lists it: the User schema's fields (as toUser maps them), each read from its column. */
+const USER_FIELDS = renderedFieldsOf(User, {
+  id: 'users.id',
+  email: 'accounts.email',
+  role: 'users.role',
+  archived: 'users.archived',
+  name: 'users.name',
+  avatar: 'users.avatar',
+  phone: 'users.phone',
+  title: 'users.title',
+});
 
 const listedUsers = (dialect: 'sqlite' | 'postgres') =>
   fixedStatement<{ entries: Buffer | string | null }>(

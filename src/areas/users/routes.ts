@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { lockRowForWrite } from '../../db/locks.js';
 import { fromDbBool } from '../../db/values.js';
 import { notFound } from '../../domain/errors.js';
-import { jsonObjectOf, JSON_TYPE } from '../../http/json-answer.js';
+import { sendRendered } from '../../http/json-answer.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { inviteUser } from './invite.js';
 import { deleteUser, findUser, listUsersJson, toUser, updateUser } from './repository.js';
@@ -27,7 +27,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const entries = await listUsersJson(app.db, request.workspace.id);
-      return reply.type(JSON_TYPE).send(jsonObjectOf(entries === null ? [] : [entries]) as unknown as Static<typeof UserMap>);
+      return sendRendered(reply, entries === null ? [] : [entries]);
     },
   );
 
