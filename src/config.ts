@@ -1,4 +1,4 @@
-/** Everything the operator can set, read once from the environment (decisions §1). */
+/** Everything the operator can set, read once from the environment (docs/rules.md §1). */
 export interface Config {
   port: number;
   host: string;

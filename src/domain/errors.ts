@@ -1,4 +1,4 @@
-/** The kinds of failure the API answers with (decisions §3). Throw these; the error handler renders them. */
+/** The kinds of failure the API answers with (docs/rules.md §3). Throw these; the error handler renders them. */
 
 export type ProblemCode =
   | 'bad-request'

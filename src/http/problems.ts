@@ -86,7 +86,7 @@ export function toApiError(error: FastifyError | ApiError | Error, request: Fast
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('bad-request', 'The body is not valid JSON.');
     // A path the router cannot decode (bad percent-encoding) or with an overlong segment: ids in paths
-    // are opaque, so a malformed one is simply no record (decisions §3), not a bad request.
+    // are opaque, so a malformed one is simply no record (docs/rules.md §3), not a bad request.
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('not-found', 'No such record or route: the path is malformed.');

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.js';
 
 /**
- * The Host header alone selects a workspace (decisions §2). A request line may also name a host, in
+ * The Host header alone selects a workspace (docs/rules.md §2). A request line may also name a host, in
  * absolute form (`GET http://b.example.com/api/auth HTTP/1.1`), which HTTP says should win over
  * Host; a proxy or cache in front may pick either one. So when the two disagree, neither is trusted:
  * the request selects no workspace (404 workspace-not-found), before any token is looked at.

@@ -1,6 +1,6 @@
 import { invalid } from '../domain/errors.js';
 
-/** Workspace domains (decisions §2): one lowercase DNS label of 3–63 characters, not reserved. */
+/** Workspace domains (docs/rules.md §2): one lowercase DNS label of 3–63 characters, not reserved. */
 const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 export const RESERVED_DOMAINS = new Set(['api', 'www', 'app', 'admin', 'mail', 'static', 'docs']);
 

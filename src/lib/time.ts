@@ -1,4 +1,4 @@
-/** Instants in and out of the API (decisions §4): in with an offset, out as UTC with milliseconds and Z. */
+/** Instants in and out of the API (docs/rules.md §4): in with an offset, out as UTC with milliseconds and Z. */
 
 const WITH_OFFSET =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;

@@ -12,7 +12,7 @@ export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Pr
     .addColumn('organization_id', t.id, organizationId)
     .addColumn('type', t.text, (c) => c.notNull())
     .addColumn('status', t.text, (c) => c.notNull())
-    // Deleting a user deletes their requests (decisions §6); the CLI's impersonation request has no user.
+    // Deleting a user deletes their requests (docs/rules.md §6); the CLI's impersonation request has no user.
     .addColumn('created_by', t.id, (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('resolved_at', t.timestamp)

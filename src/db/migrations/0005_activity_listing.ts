@@ -4,7 +4,7 @@ import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../frozen/
 import type { MigrationContext } from './index.js';
 
 /**
- * GET /activities at any history size (issue 7).
+ * GET /activities at any history size: its cost follows the size of the answer, not of the history.
  *
  * - activities_user_listing replaces activities_user_started (same leading columns, so it serves
  *   every query that one did): it also holds id, ended_at and the listed record (SQLite: the rendered
