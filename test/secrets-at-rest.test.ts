@@ -2,8 +2,8 @@ import { expect, it } from 'vitest';
 import { listMessages } from '../src/areas/mail/repository.js';
 import { createImpersonationRequest } from '../src/areas/requests/rules.js';
 import { hashToken } from '../src/lib/tokens.js';
-import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
-import { dumpAll, ok, type Dump } from './security/world.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from './support/harness.js';
+import { dumpAll, type Dump } from './security/world.js';
 
 /**
  * Issue 6 part 7, secrets at rest: every API key, session token and one-time sign-in token the

@@ -1,0 +1,32 @@
+/*
+ * Everything the tests take from src/, in one place: the harness, the factories and the suites
+ * import these names from here, never from src/ itself, so when src/ moves its files only this one
+ * changes. Re-exports only: no code of its own, and nothing from vitest (the fuzz CLI loads it too).
+ */
+
+/* The app, as the server and the CLI build it */
+export { buildApp } from '../../src/app.js';
+export { loadConfig, supportAddress, type Config } from '../../src/config.js';
+
+/* Stores */
+export { BACKSTOP_CHECKPOINT_FRAMES } from '../../src/db/checkpointer.js';
+export { openStore, type Store } from '../../src/db/database.js';
+export { toDbBool } from '../../src/db/values.js';
+
+/* HTTP */
+export { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from '../../src/http/identity-cache.js';
+export { jsonObjectOf } from '../../src/http/json-answer.js';
+export type { Role } from '../../src/http/permissions.js';
+
+/* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
+export { findOrCreateAccount, insertApiKey, insertSession, insertUser } from '../../src/areas/access/repository.js';
+export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
+export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
+export { deliverPending, enqueueMessage, listMessages } from '../../src/areas/mail/index.js';
+export { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+export { assertActivityWeekOpen } from '../../src/areas/timesheets/rules.js';
+export { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
+
+/* Small helpers */
+export { newId } from '../../src/lib/ids.js';
+export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
