@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { toDbBool } from '../src/db/values.js';
-import { newId } from '../src/lib/ids.js';
-import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { make } from './support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from './support/harness.js';
+import { newId } from './support/src.js';
 
 const MINIMAL = {
   name: 'Monthly hours',
@@ -24,44 +24,12 @@ const DEFAULTS = {
   overrides: [],
 };
 
-/** A project with one member (the admin), written through the data layer. */
+/** A project with one member: the admin, who created it and so is its project admin. */
 async function projectWithMember(h: Harness, ws: TestWorkspace) {
-  const now = new Date().toISOString();
-  const projectId = newId();
-  const memberId = newId();
-  await h.app.db
-    .insertInto('projects')
-    .values({
-      id: projectId,
-      organization_id: ws.organizationId,
-      name: `Project ${projectId}`,
-      name_key: `project ${projectId}`,
-      archived: toDbBool(false),
-      billable: toDbBool(true),
-      avatar: null,
-      notes: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  await h.app.db
-    .insertInto('project_members')
-    .values({
-      id: memberId,
-      organization_id: ws.organizationId,
-      project_id: projectId,
-      user_id: ws.admin.userId,
-      role: 'Administrator',
-      archived: toDbBool(false),
-      assigned_by: ws.admin.userId,
-      title: null,
-      notes: null,
-      tags: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return { projectId, memberId };
+  const project = await make.project(h, ws, { billable: true });
+  const members = await ok(as(h, ws).get(`/api/projects/${project.id}/members`));
+  const admin = Object.values<any>(members).find((member) => member.userId === ws.admin.userId);
+  return { projectId: project.id as string, memberId: admin.id as string };
 }
 
 describeEachStore('Reports', (h) => {

@@ -1,22 +1,10 @@
 import { expect, it } from 'vitest';
-import { insertSession } from '../src/areas/access/repository.js';
-import { listMessages } from '../src/areas/mail/repository.js';
-import { toDbBool } from '../src/db/values.js';
-import { newId } from '../src/lib/ids.js';
-import { SESSION_TOKEN_PREFIX, newToken } from '../src/lib/tokens.js';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
+import { listMessages, newId } from './support/src.js';
 
 /** A session access token (account-wide) for the account behind a user. */
-async function sessionOf(h: Harness, userId: string): Promise<string> {
-  const { account_id } = await h.app.db
-    .selectFrom('users')
-    .select('account_id')
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  const token = newToken(SESSION_TOKEN_PREFIX);
-  await insertSession(h.app.db, { accountId: account_id, token, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-  return token;
-}
+const sessionOf = (h: Harness, userId: string): Promise<string> => make.session(h, userId);
 
 const adminRecord = (ws: TestWorkspace) => ({
   id: ws.admin.userId,
@@ -358,83 +346,16 @@ describeEachStore('PUT /users/{userId}', (h) => {
 });
 
 describeEachStore('DELETE /users/{userId}', (h) => {
-  async function seedDataOf(ws: TestWorkspace, userId: string) {
-    const db = h.app.db;
-    const now = new Date().toISOString();
-    const projectId = newId();
-    await db
-      .insertInto('projects')
-      .values({
-        id: projectId,
-        organization_id: ws.organizationId,
-        name: `P ${projectId}`,
-        name_key: `p ${projectId}`,
-        archived: toDbBool(false),
-        billable: toDbBool(true),
-        avatar: null,
-        notes: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const memberId = newId();
-    await db
-      .insertInto('project_members')
-      .values({
-        id: memberId,
-        organization_id: ws.organizationId,
-        project_id: projectId,
-        user_id: userId,
-        role: 'User',
-        archived: toDbBool(false),
-        assigned_by: ws.admin.userId,
-        title: null,
-        notes: null,
-        tags: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const rate = { currency: 'EUR', from_at: now, to_at: null, tax_rate: 0, value: 10, created_at: now, updated_at: now };
-    await db
-      .insertInto('revenue_rates')
-      .values({ id: newId(), organization_id: ws.organizationId, project_id: projectId, member_id: memberId, ...rate })
-      .execute();
-    await db.insertInto('cost_rates').values({ id: newId(), organization_id: ws.organizationId, user_id: userId, ...rate }).execute();
-    await db
-      .insertInto('activities')
-      .values({
-        id: newId(),
-        organization_id: ws.organizationId,
-        user_id: userId,
-        project_id: projectId,
-        name: 'Work',
-        billable: toDbBool(true),
-        started_at: now,
-        ended_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await db
-      .insertInto('requests')
-      .values({
-        id: newId(),
-        organization_id: ws.organizationId,
-        type: 'timesheetUnlock',
-        status: 'PENDING',
-        created_by: userId,
-        created_at: now,
-        resolved_at: null,
-        resolved_by: null,
-        payload: JSON.stringify({ year: 2026, week: 10 }),
-      })
-      .execute();
-    await db
-      .insertInto('timesheet_locks')
-      .values({ id: newId(), organization_id: ws.organizationId, user_id: userId, year: 2026, week: 10, unlocked_to: null, created_at: now, updated_at: now })
-      .execute();
-    return { projectId };
+  /** A project the user is a member of with a revenue rate, and a cost rate, an activity, a request and a lock of the user. */
+  async function seedDataOf(ws: TestWorkspace, user: TestUser) {
+    const project = await make.project(h, ws, { billable: true });
+    const member = await make.member(h, ws, { project, user });
+    await make.revenueRate(h, ws, { project, member });
+    await make.costRate(h, ws, { user });
+    await make.activity(h, ws, { owner: user, project });
+    await make.request(h, ws, { kind: 'timesheetUnlock', by: user, year: 2026, week: 10 });
+    await make.lock(h, ws, { user, year: 2026, week: 10 });
+    return { projectId: project.id as string };
   }
 
   async function countsOf(userId: string) {
@@ -458,7 +379,7 @@ describeEachStore('DELETE /users/{userId}', (h) => {
   it('an administrator deletes a user with their activities, memberships, rates, reports, preferences, requests and locks, at once', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);
-    const { projectId } = await seedDataOf(ws, user.userId);
+    const { projectId } = await seedDataOf(ws, user);
     const report = await as(h, ws, user).post('/api/reports', {
       name: 'Mine',
       period: 'custom',
