@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import type { ActivityFilter, ActivityReader } from '../src/areas/activities/repository.js';
 import { as, describeEachStore, type Harness } from './support/harness.js';
 import { listingPlanOf } from './support/plans.js';
+import type { ActivityFilter, ActivityReader } from './support/src.js';
 import { tracking } from './support/tracking.js';
 
 const planOf = (h: Harness, filter: ActivityFilter, reader: ActivityReader) => listingPlanOf(h, filter, reader);

@@ -1,11 +1,9 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { jsonObjectOf } from '../src/http/json-answer.js';
-import { LIST_PIECE, type ActivityFilter, type ActivityReader } from '../src/areas/activities/repository.js';
-import { toDbBool } from '../src/db/values.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 import { listingPlanOf } from './support/plans.js';
+import { type ActivityFilter, type ActivityReader, jsonObjectOf, LIST_PIECE, toDbBool } from './support/src.js';
 import { tracking } from './support/tracking.js';
 
 /** Names a serializer could render differently: quotes, backslashes, control characters, separators, emoji. */

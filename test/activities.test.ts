@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { newId } from '../src/lib/ids.js';
 import { as, describeEachStore, type Harness, type TestUser } from './support/harness.js';
+import { newId } from './support/src.js';
 import { expectDocumented, tracking } from './support/tracking.js';
 
 const running = async (h: Harness, user: TestUser) =>

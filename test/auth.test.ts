@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
-import { insertSession } from '../src/areas/access/repository.js';
-import { toDbBool } from '../src/db/values.js';
-import { SESSION_TOKEN_PREFIX, newToken } from '../src/lib/tokens.js';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { toDbBool } from './support/src.js';
 
 /** decisions §2: who a bearer token stands for, and every way it is 401. */
 describeEachStore('Bearer tokens', (h) => {
@@ -12,21 +11,9 @@ describeEachStore('Bearer tokens', (h) => {
     expect(res.headers['www-authenticate']).toBe('Bearer');
   };
 
-  async function session(harness: Harness, ws: TestWorkspace, expiresInMs = 3_600_000, actAs?: string) {
-    const user = await harness.app.db
-      .selectFrom('users')
-      .select('account_id')
-      .where('id', '=', actAs ?? ws.admin.userId)
-      .executeTakeFirstOrThrow();
-    const token = newToken(SESSION_TOKEN_PREFIX);
-    await insertSession(harness.app.db, {
-      accountId: user.account_id,
-      token,
-      expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
-      ...(actAs ? { organizationId: ws.organizationId, userId: actAs } : {}),
-    });
-    return token;
-  }
+  /** A session of the admin's account (account-wide), or one acting as `actAs` in the workspace only. */
+  const session = (harness: Harness, ws: TestWorkspace, expiresInMs = 3_600_000, actAs?: string) =>
+    make.session(harness, actAs ?? ws.admin.userId, { expiresInMs, ...(actAs ? { actingIn: ws } : {}) });
 
   it('GET /auth returns the email, the workspace domain and the bearer token in use', async () => {
     const ws = await h.workspace();
@@ -97,22 +84,8 @@ describeEachStore('Bearer tokens', (h) => {
     const a = await h.workspace();
     const b = await h.workspace();
     const token = await session(h, a);
-    const account = await h.app.db.selectFrom('users').select('account_id').where('id', '=', a.admin.userId).executeTakeFirstOrThrow();
-    await h.app.db
-      .insertInto('users')
-      .values({
-        id: `u-${b.domain}`,
-        organization_id: b.organizationId,
-        account_id: account.account_id,
-        role: 'User',
-        archived: toDbBool(false),
-        name: null,
-        avatar: null,
-        phone: null,
-        title: null,
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    // A user of b on the same account (the same email).
+    await make.user(h, b, { email: a.admin.email });
     const atA = await h.call('GET', '/api/auth', { host: a.host, token });
     const atB = await h.call('GET', '/api/auth', { host: b.host, token });
     expect(atA.body).toEqual({ domain: a.domain, email: a.admin.email, token });

@@ -1,8 +1,8 @@
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../src/db/database.js';
 import { tempSqliteFile } from './support/sqlite-files.js';
+import { openStore, type Store } from './support/src.js';
 
 /*
  * SQLite commits the transactions of one turn of the event loop together (src/db/batched-transactions.ts):

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { insertBillingTransaction, insertSubscription } from '../src/areas/billing/repository.js';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 
 const VALIDATION = 'validation';
@@ -28,14 +28,14 @@ describeEachStore('Billing routes', (h) => {
 
   it('GET /subscriptions reads the stored subscriptions, optional fields left out when unset', async () => {
     const ws = await h.workspace();
-    await insertSubscription(h.app.db, ws.organizationId, {
+    await make.subscription(h, ws, {
       id: 'sub_a',
       status: 'active',
       plan: 'team',
       nextBillDate: '2026-08-01',
       quantity: 5,
     });
-    await insertSubscription(h.app.db, ws.organizationId, { id: 'sub_b', status: 'cancelled' });
+    await make.subscription(h, ws, { id: 'sub_b', status: 'cancelled' });
     const res = await as(h, ws).get('/api/subscriptions');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -46,14 +46,14 @@ describeEachStore('Billing routes', (h) => {
 
   it('GET /billing-history reads the stored transactions, paidAt left out when unset', async () => {
     const ws = await h.workspace();
-    await insertBillingTransaction(h.app.db, ws.organizationId, {
+    await make.billingTransaction(h, ws, {
       id: 'tx_a',
       amount: 12.5,
       currency: 'EUR',
       status: 'paid',
       paidAt: '2026-07-01T10:00:00.000Z',
     });
-    await insertBillingTransaction(h.app.db, ws.organizationId, { id: 'tx_b', amount: 0, currency: 'USD', status: 'open' });
+    await make.billingTransaction(h, ws, { id: 'tx_b', amount: 0, currency: 'USD', status: 'open' });
     const res = await as(h, ws).get('/api/billing-history');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -65,8 +65,8 @@ describeEachStore('Billing routes', (h) => {
   it('billing records of one workspace are invisible and unchangeable from another', async () => {
     const a = await h.workspace();
     const b = await h.workspace();
-    await insertSubscription(h.app.db, a.organizationId, { id: 'sub_shared', status: 'active', quantity: 3 });
-    await insertBillingTransaction(h.app.db, a.organizationId, { id: 'tx_a', amount: 9, currency: 'USD', status: 'paid' });
+    await make.subscription(h, a, { id: 'sub_shared', status: 'active', quantity: 3 });
+    await make.billingTransaction(h, a, { id: 'tx_a', amount: 9, currency: 'USD', status: 'paid' });
 
     expect((await as(h, b).get('/api/subscriptions')).body).toEqual([]);
     expect((await as(h, b).get('/api/billing-history')).body).toEqual([]);
@@ -76,7 +76,7 @@ describeEachStore('Billing routes', (h) => {
     expect((await as(h, a).get('/api/subscriptions')).body).toEqual([{ id: 'sub_shared', status: 'active', quantity: 3 }]);
 
     // The same external id may exist in both workspaces; each PUT changes only its own.
-    await insertSubscription(h.app.db, b.organizationId, { id: 'sub_shared', status: 'trialing', quantity: 1 });
+    await make.subscription(h, b, { id: 'sub_shared', status: 'trialing', quantity: 1 });
     expect((await as(h, b).put('/api/subscriptions/sub_shared', { quantity: 2 })).status).toBe(200);
     expect((await as(h, a).get('/api/subscriptions')).body).toEqual([{ id: 'sub_shared', status: 'active', quantity: 3 }]);
     expect((await as(h, b).get('/api/subscriptions')).body).toEqual([{ id: 'sub_shared', status: 'trialing', quantity: 2 }]);
@@ -85,7 +85,7 @@ describeEachStore('Billing routes', (h) => {
   it('every billing route is for administrators only: a User gets 403, before the body is validated', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws, { role: 'User' });
-    await insertSubscription(h.app.db, ws.organizationId, { id: 'sub_a', status: 'active', quantity: 1 });
+    await make.subscription(h, ws, { id: 'sub_a', status: 'active', quantity: 1 });
     const asUser = as(h, ws, user);
     const answers = [
       await asUser.get('/api/subscriptions'),
@@ -106,7 +106,7 @@ describeEachStore('Billing routes', (h) => {
 
   it('PUT /subscriptions/{id} sets the stored quantity and answers {}', async () => {
     const ws = await h.workspace();
-    await insertSubscription(h.app.db, ws.organizationId, {
+    await make.subscription(h, ws, {
       id: 'sub_a',
       status: 'active',
       plan: 'team',
@@ -130,7 +130,7 @@ describeEachStore('Billing routes', (h) => {
 
   it('PUT /subscriptions/{id} needs quantity as an integer ≥ 1 (no coercion): 422 and nothing changes', async () => {
     const ws = await h.workspace();
-    await insertSubscription(h.app.db, ws.organizationId, { id: 'sub_a', status: 'active', quantity: 5 });
+    await make.subscription(h, ws, { id: 'sub_a', status: 'active', quantity: 5 });
     for (const body of [{ quantity: 0 }, { quantity: -1 }, { quantity: 1.5 }, { quantity: '2' }, { quantity: null }, {}]) {
       const res = await as(h, ws).put('/api/subscriptions/sub_a', body);
       expect(res.status).toBe(422);

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openStore } from '../src/db/database.js';
 import { tempSqliteFile } from './support/sqlite-files.js';
+import { openStore } from './support/src.js';
 
 // A machine where no worker thread can be started.
 vi.mock('node:worker_threads', () => ({

@@ -3,10 +3,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BACKSTOP_CHECKPOINT_FRAMES } from '../src/db/checkpointer.js';
-import { openStore } from '../src/db/database.js';
 import { ROOT } from './support/processes.js';
 import { tempSqliteFile, until } from './support/sqlite-files.js';
+import { BACKSTOP_CHECKPOINT_FRAMES, openStore } from './support/src.js';
 
 /*
  * A SQLite file's WAL is copied into the database file by a worker thread (src/db/checkpointer.ts),

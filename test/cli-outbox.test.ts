@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
-import { loadConfig } from '../src/config.js';
 import { BASE_DOMAIN } from './support/harness.js';
 import { eachStore, runCli, sharedDatabaseUrl } from './support/processes.js';
+import { buildApp, createWorkspace, loadConfig } from './support/src.js';
 
 /** `timetrack outbox list --domain D` (decisions §1), run as a process on a database the app wrote. */
 for (const store of eachStore) {

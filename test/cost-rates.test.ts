@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { newId } from '../src/lib/ids.js';
 import { as, describeEachStore } from './support/harness.js';
+import { newId } from './support/src.js';
 
 const JAN = '2026-01-01T00:00:00.000Z';
 const FEB = '2026-02-01T00:00:00.000Z';

@@ -3,12 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
-import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/database.js';
 import { eachStore, sharedDatabaseUrl } from './support/processes.js';
 import { tempSqliteFile, until } from './support/sqlite-files.js';
+import { buildApp, createWorkspace, loadConfig, openStore } from './support/src.js';
 
 /*
  * Nothing acknowledged is ever lost: an answer to a write is sent only once the write is on disk.

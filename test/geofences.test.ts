@@ -1,17 +1,15 @@
 import { expect, it } from 'vitest';
-import { newId } from '../src/lib/ids.js';
-import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { make } from './support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from './support/harness.js';
+import { newId } from './support/src.js';
 
 /** A project of a workspace, created by its administrator through POST /projects. */
 async function project(h: Harness, ws: TestWorkspace, name = `Project ${newId()}`): Promise<string> {
-  const res = await as(h, ws).post('/api/projects', { name });
-  expect(res.status).toBe(200);
-  return res.body.id;
+  return (await make.project(h, ws, { name })).id;
 }
 
 async function removeProject(h: Harness, ws: TestWorkspace, projectId: string): Promise<void> {
-  const res = await as(h, ws).delete(`/api/projects/${projectId}`);
-  expect(res.status).toBe(200);
+  await ok(as(h, ws).delete(`/api/projects/${projectId}`));
 }
 
 const PLACE = { latitude: 52.52, longitude: 13.405, radius: 150 };

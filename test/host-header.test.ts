@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { beforeAll, expect, it } from 'vitest';
-import { listMessages } from '../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { make } from './support/factories/index.js';
 import { as, BASE_DOMAIN, describeEachStore, type Harness } from './support/harness.js';
+import { listMessages } from './support/src.js';
 
 /**
  * Issue 6 part 6, the Host header (decisions §2): only the one Host header selects a workspace.
@@ -132,7 +132,7 @@ describeEachStore('Host header', (h: Harness) => {
     const admin = as(h, ws);
 
     expect((await admin.post('/api/users', { email: 'invitee@example.com', name: 'Invitee' }, options)).status).toBe(200);
-    const impersonation = await createImpersonationRequest(h.app.db, ws.organizationId, 'links');
+    const impersonation = await make.request(h, ws, { kind: 'impersonation', reason: 'links' });
     expect((await admin.put(`/api/requests/${impersonation.id}`, { status: 'RESOLVED' }, options)).status).toBe(200);
     expect((await admin.post('/api/timesheets/reminder', { reason: 'links' }, options)).status).toBe(200);
     const messages = await listMessages(h.app.db, ws.organizationId);

@@ -1,18 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { insertSession } from '../src/areas/access/repository.js';
-import { toDbBool } from '../src/db/values.js';
-import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from '../src/http/identity-cache.js';
-import { newToken, SESSION_TOKEN_PREFIX } from '../src/lib/tokens.js';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity, toDbBool } from './support/src.js';
 
 /** A session token of the workspace's admin account, made as sign-in makes one. */
-async function sessionOf(h: Harness, ws: TestWorkspace): Promise<string> {
-  const user = await h.app.db.selectFrom('users').select('account_id').where('id', '=', ws.admin.userId).executeTakeFirstOrThrow();
-  const token = newToken(SESSION_TOKEN_PREFIX);
-  await insertSession(h.app.db, { accountId: user.account_id, token, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
-  return token;
-}
+const sessionOf = (h: Harness, ws: TestWorkspace): Promise<string> => make.session(h, ws.admin.userId);
 
 /** Polls until the answer has the status, for at most a little more than the cache's lifetime; returns the wait. */
 async function waitForStatus(call: () => Promise<{ status: number }>, status: number): Promise<number> {

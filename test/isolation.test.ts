@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { as, describeEachStore, ok, type Harness } from './support/harness.js';
 import { OPERATIONS, servedOperations, urlOf, type Call } from './security/operations.js';
 import { dumpWorkspace, idsOf, seedWorld, withoutUsageStamps, type RequestKind, type World } from './security/world.js';
+import { as, describeEachStore, ok, type Harness } from './support/harness.js';
 
 /**
  * Issue 6 part 2, workspace isolation: with two workspaces A and B seeded with every kind of record,

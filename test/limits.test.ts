@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { as, describeEachStore, type Harness } from './support/harness.js';
 import { eachStore, sharedDatabaseUrl, startServer, type RunningServer } from './support/processes.js';
+import { loadConfig } from './support/src.js';
 
 /**
  * Issue 6 part 4, limits: no single request can make the server do unbounded work, and no slow

@@ -3,11 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { deliverPending, enqueueMessage, listMessages } from '../src/areas/mail/index.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
-import { loadConfig, type Config } from '../src/config.js';
+import { make } from './support/factories/index.js';
 import { as, BASE_DOMAIN, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { buildApp, type Config, deliverPending, enqueueMessage, listMessages, loadConfig } from './support/src.js';
 import { testStores } from './support/stores.js';
 
 /** The text of a received message: quoted-printable soft breaks and escapes undone. */
@@ -166,13 +164,7 @@ for (const store of testStores) {
     let counter = 0;
     async function workspace(): Promise<TestWorkspace> {
       const domain = `smtp${process.pid}x${++counter}x${Date.now().toString(36)}`;
-      const created = await createWorkspace(app.db, { domain, name: `Mail ${domain}`, adminEmail: `admin@${domain}.example.com`, adminName: 'Ada' });
-      return {
-        domain,
-        host: `${domain}.${BASE_DOMAIN}`,
-        organizationId: created.organizationId,
-        admin: { userId: created.userId, email: `admin@${domain}.example.com`, token: created.apiKey },
-      };
+      return make.workspace(h, { domain, name: `Mail ${domain}`, adminName: 'Ada' });
     }
     const invite = async (ws: TestWorkspace, email: string) => {
       const res = await app.inject({

@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
-import { as, describeEachStore, ok, type Harness, type Response, type TestUser } from './support/harness.js';
 import { AUTHORIZATION_MATRIX, type Caller } from './security/authorization-matrix.js';
 import { OPERATIONS, servedOperations, urlOf } from './security/operations.js';
 import { changedRows, dumpAll, next, seedPeople, seedWorld, type World } from './security/world.js';
+import { as, describeEachStore, ok, type Harness, type Response, type TestUser } from './support/harness.js';
 
 /**
  * Issue 6 part 3, mass assignment (decisions §4: server-owned fields cannot be set by a client).

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { newId } from '../src/lib/ids.js';
 import { as, describeEachStore } from './support/harness.js';
+import { newId } from './support/src.js';
 
 const EMPTY = { locale: null, timeZone: null, dateTimeFormat: {}, durationFormat: {}, desktop: {}, notifications: {} };
 

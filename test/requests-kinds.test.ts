@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 
 /** Each kind of request from creation to RESOLVED and to REJECTED, its effect checked through other routes. */
@@ -13,8 +14,8 @@ interface World {
 async function world(h: Harness): Promise<World> {
   const ws = await h.workspace();
   const user = await h.user(ws);
-  const project = (await as(h, ws).post('/api/projects', { name: 'Apollo' })).body;
-  const member = (await as(h, ws).post(`/api/projects/${project.id}/members`, { userId: user.userId })).body;
+  const project = await make.project(h, ws, { name: 'Apollo' });
+  const member = await make.member(h, ws, { project, user });
   return { ws, user, project, member };
 }
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 
 /** decisions §6 Requests, api-reference §3 and §4: creation, reading and the rules every resolution obeys. */
@@ -19,21 +19,21 @@ async function world(h: Harness): Promise<World> {
   const ws = await h.workspace();
   const user = await h.user(ws);
   const other = await h.user(ws);
-  const project = (await as(h, ws).post('/api/projects', { name: 'Apollo' })).body;
-  const member = (await as(h, ws).post(`/api/projects/${project.id}/members`, { userId: user.userId })).body;
+  const project = await make.project(h, ws, { name: 'Apollo' });
+  const member = await make.member(h, ws, { project, user });
   expect(member.role).toBe('User');
   return { ws, user, other, project, member };
 }
 
 /** Every kind of request, made by `user` (the impersonation one with the CLI's function), with its resolve route. */
 async function oneOfEachKind(h: Harness, w: World) {
-  const u = as(h, w.ws, w.user);
-  const roleChange = (await u.post(`/api/requests/projects/${w.project.id}/members/${w.member.id}/role`, { role: 'Administrator' })).body;
-  const assignment = (await u.post(`/api/requests/projects/${w.project.id}/members`, { userIds: [w.other.userId] })).body;
-  const projectAssignment = (await u.post('/api/requests/projects/request-assignment')).body;
-  const impersonation = await createImpersonationRequest(h.app.db, w.ws.organizationId, 'ticket 42');
-  const unlock = (await u.post('/api/requests/timesheets/2026/27/unlock')).body;
-  const approval = (await u.post('/api/requests/timesheets/2026/27/approvals')).body;
+  const by = w.user;
+  const roleChange = await make.request(h, w.ws, { kind: 'roleChange', by, project: w.project, member: w.member, role: 'Administrator' });
+  const assignment = await make.request(h, w.ws, { kind: 'assignment', by, project: w.project, users: [w.other] });
+  const projectAssignment = await make.request(h, w.ws, { kind: 'projectAssignment', by });
+  const impersonation = await make.request(h, w.ws, { kind: 'impersonation', reason: 'ticket 42' });
+  const unlock = await make.request(h, w.ws, { kind: 'timesheetUnlock', by, year: 2026, week: 27 });
+  const approval = await make.request(h, w.ws, { kind: 'timesheetApproval', by, year: 2026, week: 27 });
   return [
     { id: roleChange.id, path: (id: string) => `/api/requests/${id}/projects/members/role` },
     { id: assignment.id, path: (id: string) => `/api/requests/${id}/projects/members` },

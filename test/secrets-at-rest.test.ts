@@ -1,9 +1,8 @@
 import { expect, it } from 'vitest';
-import { listMessages } from '../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
-import { hashToken } from '../src/lib/tokens.js';
-import { as, describeEachStore, ok, type Harness, type TestWorkspace } from './support/harness.js';
 import { dumpAll, type Dump } from './security/world.js';
+import { make } from './support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from './support/harness.js';
+import { hashToken, listMessages } from './support/src.js';
 
 /**
  * Issue 6 part 7, secrets at rest: every API key, session token and one-time sign-in token the
@@ -40,7 +39,7 @@ function hitsIn(dump: Dump, secret: string): string[] {
 /** Resolves an impersonation request as the workspace's admin; answers the token its supportSignIn message carries. */
 async function signInLinkToken(h: Harness, ws: TestWorkspace): Promise<string> {
   const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
-  const request = await createImpersonationRequest(h.app.db, ws.organizationId, 'secrets suite');
+  const request = await make.request(h, ws, { kind: 'impersonation', reason: 'secrets suite' });
   await ok(as(h, ws).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
   const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id))!;
   expect(message.kind).toBe('supportSignIn');

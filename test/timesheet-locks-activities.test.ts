@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { make } from './support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 
 /** decisions §6 Timesheet locks, as the activity routes apply them: 423 for a User, never for an admin. */
@@ -12,18 +13,11 @@ const expectLocked = (res: { status: number; body: any }) => {
   expect(res.body).toMatchObject({ status: 423, code: 'timesheet-locked' });
 };
 
-async function lockWeek(h: Harness, ws: TestWorkspace, user: TestUser, week: number, unlockedTo: string | null = null) {
-  const res = await as(h, ws).post('/api/timesheets/lock', { userId: user.userId, year: 2026, week, unlockedTo });
-  expect(res.status).toBe(200);
-  return res.body;
-}
+const lockWeek = (h: Harness, ws: TestWorkspace, user: TestUser, week: number, unlockedTo: string | null = null) =>
+  make.lock(h, ws, { user, year: 2026, week, unlockedTo });
 
 describeEachStore('Timesheet locks on activities', (h) => {
-  const activity = async (ws: TestWorkspace, user: TestUser, times = IN_WEEK_27) => {
-    const res = await as(h, ws, user).post('/api/activities', { name: 'Work', ...times });
-    expect(res.status).toBe(200);
-    return res.body;
-  };
+  const activity = (ws: TestWorkspace, user: TestUser, times = IN_WEEK_27) => make.activity(h, ws, { owner: user, name: 'Work', ...times });
 
   it('a User cannot create, change or delete an activity in a locked week: 423, and nothing changes', async () => {
     const ws = await h.workspace();

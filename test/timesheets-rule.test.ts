@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
-import { assertActivityWeekOpen } from '../src/areas/timesheets/rules.js';
-import type { Role } from '../src/http/permissions.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { assertActivityWeekOpen, type Role } from './support/src.js';
 
 /**
  * decisions §6 Timesheet locks: the lock rule itself (src/areas/timesheets/rules.ts), called with the

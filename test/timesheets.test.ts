@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { expect, it } from 'vitest';
-import { listMessages } from '../src/areas/mail/repository.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
+import { listMessages } from './support/src.js';
 
 /** decisions §6 Timesheet locks, api-reference §4 Timesheets: locks, the automatic lock and the reminder. */
 
