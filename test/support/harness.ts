@@ -75,7 +75,7 @@ export function describeEachStore(
           baseDomain: BASE_DOMAIN,
           publicUrl: `http://${BASE_DOMAIN}:3000`,
           logLevel: 'info',
-          // Suites send many requests from one address and token; test/rate-limits.test.ts proves the limits.
+          // Suites send many requests from one address and token; test/security/rate-limits.test.ts proves the limits.
           rateLimit: { perAddressPerMinute: 1_000_000, perTokenPerMinute: 1_000_000 },
           ...overrides,
         };
