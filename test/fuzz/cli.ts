@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
-import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp, type Config, loadConfig } from '../support/src.js';
 import type { OperationStats } from './client.js';
 import { Fuzzer, parseArgs, type FuzzReport } from './engine.js';
 

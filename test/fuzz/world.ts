@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
-import { createUser } from '../../src/areas/users/index.js';
-import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
-import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
-import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
+import { make } from '../support/factories/index.js';
 import { isSuccess, type CallerRole, type Client, type Scope } from './client.js';
 import type { Pools } from './generate.js';
 
@@ -16,6 +11,11 @@ import type { Pools } from './generate.js';
  * - `fresh`: a record made just before the request, for updates and deletes, so the seeded
  *   records (and the callers' own accounts) survive whatever a request does;
  * - `isolated`: a workspace of its own, for the operations that rename or delete the workspace.
+ *
+ * The workspaces, their people and the records no route makes come from the suites' factories
+ * (test/support/factories); every record a route makes is made here through the fuzzer's own Client,
+ * so the oracle judges the set-up answers too, and a failed set-up is a FixtureError the engine
+ * counts as a skipped case instead of failing the run.
  */
 
 export type Params = Record<string, string>;
@@ -49,31 +49,21 @@ export class World {
 
   /** A new workspace with an administrator and a User, each with an API key. */
   static async scope(client: Client): Promise<Scope> {
-    const db = client.app.db;
     const domain = uniqueLabel();
-    const created = await createWorkspace(db, {
-      domain,
-      name: `Fuzz ${domain}`,
-      adminEmail: `admin@${domain}.example.com`,
-      adminName: 'Fuzz Admin',
-    });
-    const accountId = await findOrCreateAccount(db, `user@${domain}.example.com`);
-    const userId = await createUser(db, { organizationId: created.organizationId, accountId, role: 'User', name: 'Fuzz User' });
-    const userToken = newToken(API_KEY_PREFIX);
-    await insertApiKey(db, { organizationId: created.organizationId, userId, name: 'fuzz', token: userToken });
+    const ws = await make.workspace(client, { domain, name: `Fuzz ${domain}`, adminName: 'Fuzz Admin' });
+    const user = await make.user(client, ws, { email: `user@${domain}.example.com`, name: 'Fuzz User' });
     return {
       domain,
-      host: `${domain}.${client.app.config.baseDomain}`,
-      organizationId: created.organizationId,
-      adminId: created.userId,
-      userId,
-      tokens: { admin: created.apiKey, user: userToken },
+      host: ws.host,
+      organizationId: ws.organizationId,
+      adminId: ws.admin.userId,
+      userId: user.userId,
+      tokens: { admin: ws.admin.token, user: user.token },
     };
   }
 
   static async seed(client: Client): Promise<World> {
     const main = await World.scope(client);
-    const db = client.app.db;
     const send = (caller: CallerRole, method: string, path: string, params: Params, body?: unknown) =>
       World.must(client, main, caller, method, path, params, body);
 
@@ -102,8 +92,8 @@ export class World {
     const lock = await send('admin', 'POST', '/timesheets/lock', {}, { userId: target.id, year: 2020, week: 10 });
     const geofence = await send('admin', 'POST', '/geofences', {}, { latitude: 52.52, longitude: 13.405, radius: 200, name: 'Office', projectId: project.id });
     const apiKey = await send('admin', 'POST', '/api-keys', {}, { name: 'seed' });
-    await insertSubscription(db, main.organizationId, { id: `sub_${main.domain}`, status: 'active', plan: 'team', nextBillDate: '2026-08-01', quantity: 3 });
-    await insertBillingTransaction(db, main.organizationId, { id: `txn_${main.domain}`, amount: 12.5, currency: 'EUR', status: 'paid', paidAt: '2026-07-01T00:00:00.000Z' });
+    await make.subscription(client, main, { id: `sub_${main.domain}`, status: 'active', plan: 'team', nextBillDate: '2026-08-01', quantity: 3 });
+    await make.billingTransaction(client, main, { id: `txn_${main.domain}`, amount: 12.5, currency: 'EUR', status: 'paid', paidAt: '2026-07-01T00:00:00.000Z' });
 
     const world = new World(
       client,
@@ -173,10 +163,10 @@ export class World {
 
   private async makeRequest(kind: string): Promise<string> {
     if (kind === 'impersonation') {
-      return (await createImpersonationRequest(this.client.app.db, this.main.organizationId, 'fuzz')).id;
+      return (await make.request(this.client, this.main, { kind: 'impersonation', reason: 'fuzz' })).id;
     }
-    const make = REQUEST_MAKERS[kind];
-    return (await this.send('user', 'POST', make.path, make.params(this), make.body?.(this))).id;
+    const maker = REQUEST_MAKERS[kind];
+    return (await this.send('user', 'POST', maker.path, maker.params(this), maker.body?.(this))).id;
   }
 
   /** Path values from the seeded records, for an operation at `template` called by `caller`. */

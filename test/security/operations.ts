@@ -1,6 +1,6 @@
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
-import { as, type Harness } from '../support/harness.js';
-import { ACTIVITY_DAY, next, ok, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
+import { make } from '../support/factories/index.js';
+import { as, ok, type Harness } from '../support/harness.js';
+import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
  * One valid request for every operation of the API, against a seeded world (test/security/world.ts):
@@ -29,42 +29,39 @@ export function urlOf(path: string, params: Record<string, string> = {}): string
 }
 
 const rate = (period = uniquePeriod()) => ({ currency: 'EUR', ...period, taxRate: 7, value: 55 });
-const asAdmin = (h: Harness, w: World) => as(h, w.ws, w.admin);
-const asUser = (h: Harness, w: World) => as(h, w.ws, w.user);
 const project = (w: World) => ({ projectId: w.projectId });
 const member = (w: World) => ({ projectId: w.projectId, memberId: w.memberId });
 
 /** A fresh project with the world's membership structure: user a plain member, projectAdmin its admin. */
 async function freshProject(h: Harness, w: World): Promise<string> {
-  const created = await ok(asAdmin(h, w).post('/api/projects', { name: `Fresh ${next()}` }));
-  await ok(asAdmin(h, w).post(`/api/projects/${created.id}/members`, { userId: w.user.userId }));
-  await ok(asAdmin(h, w).post(`/api/projects/${created.id}/members`, { userId: w.projectAdmin.userId, role: 'Administrator' }));
+  const created = await make.project(h, w.ws, { name: `Fresh ${next()}` });
+  await make.member(h, w.ws, { project: created, user: w.user });
+  await make.member(h, w.ws, { project: created, user: w.projectAdmin, role: 'Administrator' });
   return created.id;
 }
 
 /** A fresh member of the world's project (a new user). */
 async function freshMember(h: Harness, w: World): Promise<string> {
   const user = await h.user(w.ws);
-  return (await ok(asAdmin(h, w).post(`/api/projects/${w.projectId}/members`, { userId: user.userId }))).id;
+  return (await make.member(h, w.ws, { project: w.projectId, user })).id;
 }
 
 /** A fresh PENDING request of a kind, made by the world's user (impersonation: as the CLI makes it). */
 async function freshRequest(h: Harness, w: World, kind: RequestKind): Promise<string> {
-  const u = asUser(h, w);
+  const by = w.user;
   switch (kind) {
     case 'roleChange':
       // Asks for the role the member has: resolving it changes nothing the other calls rely on.
-      return (await ok(u.post(`/api/requests/projects/${w.projectId}/members/${w.memberId}/role`, { role: 'User' }))).id;
+      return (await make.request(h, w.ws, { kind, by, project: w.projectId, member: w.memberId, role: 'User' })).id;
     case 'assignment':
-      return (await ok(u.post(`/api/requests/projects/${w.projectId}/members`, { userIds: [w.user.userId] }))).id;
+      return (await make.request(h, w.ws, { kind, by, project: w.projectId, users: [w.user] })).id;
     case 'projectAssignment':
-      return (await ok(u.post('/api/requests/projects/request-assignment'))).id;
+      return (await make.request(h, w.ws, { kind, by })).id;
     case 'impersonation':
-      return (await createImpersonationRequest(h.app.db, w.ws.organizationId, 'fresh')).id;
+      return (await make.request(h, w.ws, { kind, reason: 'fresh' })).id;
     case 'timesheetUnlock':
-      return (await ok(u.post('/api/requests/timesheets/2020/11/unlock'))).id;
     case 'timesheetApproval':
-      return (await ok(u.post('/api/requests/timesheets/2020/11/approvals'))).id;
+      return (await make.request(h, w.ws, { kind, by, year: 2020, week: 11 })).id;
   }
 }
 
@@ -80,7 +77,7 @@ export const OPERATIONS: Record<string, Build> = {
   'GET /api-keys': async () => ({}),
   'POST /api-keys': async () => ({ body: { name: `Key ${next()}` } }),
   'DELETE /api-keys/{apiKeyId}': async (h, w) => ({
-    params: { apiKeyId: (await ok(asUser(h, w).post('/api/api-keys', { name: `Doomed ${next()}` }))).id },
+    params: { apiKeyId: (await ok(as(h, w.ws, w.user).post('/api/api-keys', { name: `Doomed ${next()}` }))).id },
   }),
   'GET /organizations': async () => ({}),
   'GET /organization': async () => ({}),
@@ -115,14 +112,13 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /activities/{activityId}': async (h, w) => ({
     params: {
       activityId: (
-        await ok(
-          asUser(h, w).post('/api/activities', {
-            name: 'Doomed',
-            startedAt: `${ACTIVITY_DAY}T13:00:00Z`,
-            endedAt: `${ACTIVITY_DAY}T14:00:00Z`,
-            projectId: w.projectId,
-          }),
-        )
+        await make.activity(h, w.ws, {
+          owner: w.user,
+          project: w.projectId,
+          name: 'Doomed',
+          startedAt: `${ACTIVITY_DAY}T13:00:00Z`,
+          endedAt: `${ACTIVITY_DAY}T14:00:00Z`,
+        })
       ).id,
     },
   }),
@@ -140,7 +136,7 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}': async (h, w) => ({
     params: {
       ...member(w),
-      revenueId: (await ok(asAdmin(h, w).post(`/api/projects/${w.projectId}/members/${w.memberId}/rates/revenue`, rate()))).id,
+      revenueId: (await make.revenueRate(h, w.ws, { project: w.projectId, member: w.memberId, ...rate() })).id,
     },
   }),
 
@@ -155,7 +151,7 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /users/{userId}/rates/cost/{costId}': async (h, w) => ({
     params: {
       userId: w.user.userId,
-      costId: (await ok(asAdmin(h, w).post(`/api/users/${w.user.userId}/rates/cost`, rate()))).id,
+      costId: (await make.costRate(h, w.ws, { user: w.user, ...rate() })).id,
     },
   }),
 
@@ -174,7 +170,7 @@ export const OPERATIONS: Record<string, Build> = {
   'GET /geofences/{geofenceId}': async (_h, w) => ({ params: { geofenceId: w.geofenceId } }),
   'PUT /geofences/{geofenceId}': async (_h, w) => ({ params: { geofenceId: w.geofenceId }, body: { name: `Office ${next()}` } }),
   'DELETE /geofences/{geofenceId}': async (h, w) => ({
-    params: { geofenceId: (await ok(asAdmin(h, w).post('/api/geofences', { latitude: 1, longitude: 2, radius: 3 }))).id },
+    params: { geofenceId: (await ok(as(h, w.ws, w.admin).post('/api/geofences', { latitude: 1, longitude: 2, radius: 3 }))).id },
   }),
 
   /* Users and preferences */
@@ -206,16 +202,15 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /reports/{reportId}': async (h, w) => ({
     params: {
       reportId: (
-        await ok(
-          asUser(h, w).post('/api/reports', {
-            name: `Doomed ${next()}`,
-            period: 'today',
-            start: '2026-07-04T00:00:00Z',
-            end: '2026-07-05T00:00:00Z',
-            dimensions: ['day'],
-            metrics: ['time'],
-          }),
-        )
+        await make.report(h, w.ws, {
+          owner: w.user,
+          name: `Doomed ${next()}`,
+          period: 'today',
+          start: '2026-07-04T00:00:00Z',
+          end: '2026-07-05T00:00:00Z',
+          dimensions: ['day'],
+          metrics: ['time'],
+        })
       ).id,
     },
   }),
@@ -243,7 +238,7 @@ export const OPERATIONS: Record<string, Build> = {
   'PUT /timesheets/auto-lock': async () => ({ body: { reason: 'security suite' } }),
   'POST /timesheets/lock': async (_h, w) => ({ body: { userId: w.user.userId, year: 2020, week: 10 } }),
   'DELETE /timesheets/lock/{lockId}': async (h, w) => ({
-    params: { lockId: (await ok(asAdmin(h, w).post('/api/timesheets/lock', { userId: w.user.userId, ...uniqueWeek() }))).id },
+    params: { lockId: (await make.lock(h, w.ws, { user: w.user, ...uniqueWeek() })).id },
   }),
   'GET /timesheets/locks': async () => ({ query: { year: '2020' } }),
   'POST /timesheets/reminder': async () => ({ body: { reason: 'security suite' } }),

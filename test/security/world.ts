@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
-import { expect } from 'vitest';
-import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
-import { listMessages } from '../../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
-import { as, type Harness, type Response, type TestUser, type TestWorkspace } from '../support/harness.js';
+import { ACTIVITY_DAY, make, REQUEST_KINDS, type RequestKind } from '../support/factories/index.js';
+import { as, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
+import { listMessages } from '../support/src.js';
 
 /**
- * A workspace seeded with one record of every kind, and the people the security suites act as:
+ * A workspace seeded with one record of every kind, made with the factories of test/support (the
+ * API where a client could make the record), and the people the security suites act as:
  *
  * - `admin`: the workspace Administrator (who created the project, so also its project admin);
  * - `user`: a plain User, member (role User) of the project, and the owner of the records that have
@@ -48,21 +47,14 @@ export interface World {
   sessionToken: string;
 }
 
-export const REQUEST_KINDS = ['roleChange', 'assignment', 'projectAssignment', 'impersonation', 'timesheetUnlock', 'timesheetApproval'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+export { REQUEST_KINDS, type RequestKind };
 
 /** The day every seeded activity is on (2026-W27), far from the seeded lock's week (2020-W10). */
-export const ACTIVITY_DAY = '2026-07-04';
+export { ACTIVITY_DAY };
 
 let sequence = 0;
 /** A number no other call in this process has had: for unique names, periods, weeks and ids. */
 export const next = () => ++sequence;
-
-export async function ok(promise: Promise<Response>, status = 200): Promise<any> {
-  const res = await promise;
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
 
 /** A workspace with its four people only (no records): for suites that destroy or rename the workspace. */
 export async function seedPeople(h: Harness): Promise<Pick<World, 'ws' | 'admin' | 'user' | 'projectAdmin' | 'outsider'>> {
@@ -91,7 +83,7 @@ export function uniqueWeek(): { year: number; week: number } {
 /** The token of the one-time sign-in link a resolved impersonation request sends (read from the outbox). */
 export async function oneTimeToken(h: Harness, ws: TestWorkspace, resolver: TestUser = ws.admin): Promise<string> {
   const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
-  const request = await createImpersonationRequest(h.app.db, ws.organizationId, 'security suite');
+  const request = await make.request(h, ws, { kind: 'impersonation', reason: 'security suite' });
   await ok(as(h, ws, resolver).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
   const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id) && m.kind === 'supportSignIn');
   return /tto_[A-Za-z0-9_-]{43}/.exec(message!.body)![0];
@@ -105,73 +97,67 @@ export async function seedWorld(h: Harness): Promise<World> {
   const asUser = as(h, ws, user);
   const n = next();
 
-  const project = await ok(asAdmin.post('/api/projects', { name: `Project ${n}`, billable: true }));
-  const member = await ok(asAdmin.post(`/api/projects/${project.id}/members`, { userId: user.userId }));
-  const projectAdminMember = await ok(
-    asAdmin.post(`/api/projects/${project.id}/members`, { userId: projectAdmin.userId, role: 'Administrator' }),
-  );
-  const activity = await ok(
-    asUser.post('/api/activities', {
-      name: 'Seeded work',
-      startedAt: `${ACTIVITY_DAY}T09:00:00Z`,
-      endedAt: `${ACTIVITY_DAY}T10:00:00Z`,
-      projectId: project.id,
-    }),
-  );
+  const project = await make.project(h, ws, { name: `Project ${n}`, billable: true });
+  const member = await make.member(h, ws, { project, user });
+  const projectAdminMember = await make.member(h, ws, { project, user: projectAdmin, role: 'Administrator' });
+  const activity = await make.activity(h, ws, {
+    owner: user,
+    name: 'Seeded work',
+    startedAt: `${ACTIVITY_DAY}T09:00:00Z`,
+    endedAt: `${ACTIVITY_DAY}T10:00:00Z`,
+    project,
+  });
   // Over a day long: it records the user's longest activity (activity_length_bounds, GET /activities' look-back).
-  await ok(
-    asUser.post('/api/activities', {
-      name: 'Seeded long work',
-      startedAt: `${ACTIVITY_DAY}T18:00:00Z`,
-      endedAt: new Date(Date.parse(`${ACTIVITY_DAY}T18:00:00Z`) + 2 * 86_400_000).toISOString(),
-      projectId: project.id,
-    }),
-  );
-  const revenueRate = await ok(
-    asAdmin.post(`/api/projects/${project.id}/members/${member.id}/rates/revenue`, {
-      currency: 'EUR',
-      from: '2026-01-01T00:00:00Z',
-      to: '2027-01-01T00:00:00Z',
-      taxRate: 19,
-      value: 100,
-    }),
-  );
-  const costRate = await ok(
-    asAdmin.post(`/api/users/${user.userId}/rates/cost`, {
-      currency: 'EUR',
-      from: '2026-01-01T00:00:00Z',
-      to: '2027-01-01T00:00:00Z',
-      taxRate: 0,
-      value: 40,
-    }),
-  );
-  const report = await ok(
-    asUser.post('/api/reports', {
-      name: `Report ${n}`,
-      period: 'custom',
-      start: '2026-07-01T00:00:00Z',
-      end: '2026-08-01T00:00:00Z',
-      dimensions: ['project'],
-      metrics: ['time'],
-      selectedProjects: [project.id],
-      selectedProjectMembers: [member.id],
-    }),
-  );
+  await make.activity(h, ws, {
+    owner: user,
+    name: 'Seeded long work',
+    startedAt: `${ACTIVITY_DAY}T18:00:00Z`,
+    endedAt: new Date(Date.parse(`${ACTIVITY_DAY}T18:00:00Z`) + 2 * 86_400_000).toISOString(),
+    project,
+  });
+  const revenueRate = await make.revenueRate(h, ws, {
+    project,
+    member,
+    currency: 'EUR',
+    from: '2026-01-01T00:00:00Z',
+    to: '2027-01-01T00:00:00Z',
+    taxRate: 19,
+    value: 100,
+  });
+  const costRate = await make.costRate(h, ws, {
+    user,
+    currency: 'EUR',
+    from: '2026-01-01T00:00:00Z',
+    to: '2027-01-01T00:00:00Z',
+    taxRate: 0,
+    value: 40,
+  });
+  const report = await make.report(h, ws, {
+    owner: user,
+    name: `Report ${n}`,
+    period: 'custom',
+    start: '2026-07-01T00:00:00Z',
+    end: '2026-08-01T00:00:00Z',
+    dimensions: ['project'],
+    metrics: ['time'],
+    selectedProjects: [project.id],
+    selectedProjectMembers: [member.id],
+  });
   const requests: Record<RequestKind, string> = {
-    roleChange: (await ok(asUser.post(`/api/requests/projects/${project.id}/members/${member.id}/role`, { role: 'User' }))).id,
-    assignment: (await ok(asUser.post(`/api/requests/projects/${project.id}/members`, { userIds: [user.userId] }))).id,
-    projectAssignment: (await ok(asUser.post('/api/requests/projects/request-assignment'))).id,
-    impersonation: (await createImpersonationRequest(h.app.db, ws.organizationId, 'seeded')).id,
-    timesheetUnlock: (await ok(asUser.post('/api/requests/timesheets/2020/10/unlock'))).id,
-    timesheetApproval: (await ok(asUser.post('/api/requests/timesheets/2020/10/approvals'))).id,
+    roleChange: (await make.request(h, ws, { kind: 'roleChange', by: user, project, member, role: 'User' })).id,
+    assignment: (await make.request(h, ws, { kind: 'assignment', by: user, project, users: [user] })).id,
+    projectAssignment: (await make.request(h, ws, { kind: 'projectAssignment', by: user })).id,
+    impersonation: (await make.request(h, ws, { kind: 'impersonation', reason: 'seeded' })).id,
+    timesheetUnlock: (await make.request(h, ws, { kind: 'timesheetUnlock', by: user, year: 2020, week: 10 })).id,
+    timesheetApproval: (await make.request(h, ws, { kind: 'timesheetApproval', by: user, year: 2020, week: 10 })).id,
   };
-  const lock = await ok(asAdmin.post('/api/timesheets/lock', { userId: user.userId, year: 2020, week: 10 }));
+  const lock = await make.lock(h, ws, { user, year: 2020, week: 10 });
   const geofence = await ok(
     asAdmin.post('/api/geofences', { latitude: 52.5, longitude: 13.4, radius: 150, name: 'Office', projectId: project.id }),
   );
   const subscriptionId = `sub_${ws.domain}`;
-  await insertSubscription(h.app.db, ws.organizationId, { id: subscriptionId, status: 'active', plan: 'free', quantity: 3 });
-  await insertBillingTransaction(h.app.db, ws.organizationId, { id: `txn_${ws.domain}`, amount: 0, currency: 'EUR', status: 'paid' });
+  await make.subscription(h, ws, { id: subscriptionId, status: 'active', plan: 'free', quantity: 3 });
+  await make.billingTransaction(h, ws, { id: `txn_${ws.domain}`, amount: 0, currency: 'EUR', status: 'paid' });
   await ok(asAdmin.post('/api/receipt', { receiptBase64: 'c2VlZGVk' }));
   const apiKey = await ok(asUser.post('/api/api-keys', { name: 'seeded' }));
   await ok(asUser.put(`/api/users/${user.userId}/preferences`, { locale: 'de-DE', notifications: { activityCreated: { email: false } } }));

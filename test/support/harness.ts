@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
-import { createUser } from '../../src/areas/users/index.js';
-import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { toDbBool } from '../../src/db/values.js';
-import type { Role } from '../../src/domain/actor.js';
-import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
+import { make } from './factories/index.js';
+import { buildApp, loadConfig, type Config, type Role } from './src.js';
 import { testStores, type TestStore } from './stores.js';
+
+export { ok } from './ok.js';
 
 export const BASE_DOMAIN = 'timetrack.test';
 
@@ -52,14 +48,11 @@ export interface Harness {
   /** Everything the app logged, for tests that read the logs. */
   logs: string[];
   call(method: string, url: string, options?: CallOptions): Promise<Response>;
-  /** A new workspace with an administrator (created as the CLI does). */
+  /** A new workspace with an administrator (created as the CLI does): make.workspace. */
   workspace(domain?: string): Promise<TestWorkspace>;
-  /** A user in a workspace with an API key, made through the data layer (quicker than inviting, and archived on demand). */
+  /** A user in a workspace with an API key, made through the data layer (quicker than inviting, and archived on demand): make.user. */
   user(workspace: TestWorkspace, options?: { role?: Role; email?: string; archived?: boolean }): Promise<TestUser>;
 }
-
-let counter = 0;
-const unique = (prefix: string) => `${prefix}${process.pid}x${++counter}x${Date.now().toString(36)}`;
 
 /**
  * Declares the suite once per store (SQLite, and PostgreSQL when TEST_DATABASE_URL is set), each on
@@ -82,7 +75,7 @@ export function describeEachStore(
           baseDomain: BASE_DOMAIN,
           publicUrl: `http://${BASE_DOMAIN}:3000`,
           logLevel: 'info',
-          // Suites send many requests from one address and token; test/rate-limits.test.ts proves the limits.
+          // Suites send many requests from one address and token; test/security/rate-limits.test.ts proves the limits.
           rateLimit: { perAddressPerMinute: 1_000_000, perTokenPerMinute: 1_000_000 },
           ...overrides,
         };
@@ -99,37 +92,8 @@ export function describeEachStore(
         await harness.app?.close();
       });
       harness.call = (method, path, options = {}) => call(harness.app, method, path, options);
-      harness.workspace = async (domain = unique('ws')) => {
-        const created = await createWorkspace(harness.app.db, {
-          domain,
-          name: `Workspace ${domain}`,
-          adminEmail: `admin@${domain}.example.com`,
-          adminName: 'Admin',
-        });
-        return {
-          domain,
-          host: `${domain}.${BASE_DOMAIN}`,
-          organizationId: created.organizationId,
-          admin: { userId: created.userId, email: `admin@${domain}.example.com`, token: created.apiKey },
-        };
-      };
-      harness.user = async (workspace, options = {}) => {
-        const db = harness.app.db;
-        const email = options.email ?? `${unique('user')}@example.com`;
-        const accountId = await findOrCreateAccount(db, email);
-        const userId = await createUser(db, {
-          organizationId: workspace.organizationId,
-          accountId,
-          role: options.role ?? 'User',
-          name: 'Test User',
-        });
-        if (options.archived) {
-          await db.updateTable('users').set({ archived: toDbBool(true) }).where('id', '=', userId).execute();
-        }
-        const token = newToken(API_KEY_PREFIX);
-        await insertApiKey(db, { organizationId: workspace.organizationId, userId, name: 'test', token });
-        return { userId, email, token };
-      };
+      harness.workspace = (domain) => make.workspace(harness, { domain });
+      harness.user = (workspace, options) => make.user(harness, workspace, options);
       define(harness);
     });
   }

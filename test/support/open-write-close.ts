@@ -1,4 +1,5 @@
 // A process that opens a SQLite file store, writes, closes it and ends its script: it must exit by itself, code 0.
+// It imports the store module alone, not test/support/src.ts (which loads the whole app), so nothing else can hold it open.
 import { sql } from 'kysely';
 import { openStore } from '../../src/db/database.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { activityListStatement, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 import type { Harness } from './harness.js';
+import { type ActivityFilter, activityListStatement, type ActivityReader } from './src.js';
 
 /**
  * The plan the store would run for a listing of GET /activities, as text (PostgreSQL told to avoid

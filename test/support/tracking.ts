@@ -1,38 +1,21 @@
 import { expect } from 'vitest';
-import { as, type Harness, type TestUser, type TestWorkspace } from './harness.js';
+import { make } from './factories/index.js';
+import { as, ok, type Harness, type TestUser, type TestWorkspace } from './harness.js';
 
-/** Short factories for projects, members and activities, through the API as a given user. */
+/** The factories of projects, members and activities bound to one workspace, in the short forms the tracking suites use. */
 export function tracking(h: Harness, ws: TestWorkspace) {
-  const api = (user: TestUser = ws.admin) => as(h, ws, user);
-
-  async function ok<T = any>(promise: Promise<{ status: number; body: any }>): Promise<T> {
-    const res = await promise;
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body as T;
-  }
-
   return {
-    api,
+    api: (user: TestUser = ws.admin) => as(h, ws, user),
     ok,
     /** A project created by the workspace's admin (or another admin). */
-    project: (body: Record<string, unknown> = {}, admin: TestUser = ws.admin) =>
-      ok(api(admin).post('/api/projects', { name: `Project ${Math.random().toString(36).slice(2)}`, ...body })),
+    project: (body: Record<string, unknown> = {}, admin: TestUser = ws.admin) => make.project(h, ws, { ...body, by: admin }),
     /** Makes a user a member of a project (as the workspace admin unless told). */
     member: (projectId: string, user: TestUser, body: Record<string, unknown> = {}, by: TestUser = ws.admin) =>
-      ok(api(by).post(`/api/projects/${projectId}/members`, { userId: user.userId, ...body })),
+      make.member(h, ws, { ...body, project: projectId, user, by }),
     /** A closed activity of the user. */
-    activity: (user: TestUser, body: Record<string, unknown> = {}) =>
-      ok(
-        api(user).post('/api/activities', {
-          name: 'Work',
-          startedAt: '2026-07-04T09:00:00Z',
-          endedAt: '2026-07-04T10:00:00Z',
-          ...body,
-        }),
-      ),
+    activity: (user: TestUser, body: Record<string, unknown> = {}) => make.activity(h, ws, { ...body, owner: user }),
     /** A running timer of the user. */
-    timer: (user: TestUser, startedAt: string, body: Record<string, unknown> = {}) =>
-      ok(api(user).post('/api/activities', { name: 'Timer', startedAt, pending: true, ...body })),
+    timer: (user: TestUser, startedAt: string, body: Record<string, unknown> = {}) => make.timer(h, ws, { ...body, owner: user, startedAt }),
   };
 }
 

@@ -1,0 +1,146 @@
+import { expect, it } from 'vitest';
+import { dumpAll, type Dump } from './world.js';
+import { make } from '../support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
+import { hashToken, listMessages } from '../support/src.js';
+
+/**
+ * Issue 6 part 7, secrets at rest: every API key, session token and one-time sign-in token the
+ * service issues is stored only as its SHA-256 digest (api_keys.prefix keeps the first 8 of its 43
+ * random characters, to tell keys apart), and none reaches the logs.
+ *
+ * The one exception, by design: the outbox. A resolved impersonation request must mail a sign-in
+ * link, and the transactional outbox holds the message, link included, until it is delivered (and
+ * afterwards, as the record of what was sent; without SMTP_URL the operator reads it with
+ * `timetrack outbox list`). That token is single-use, valid one hour and bound to its workspace, so
+ * the tests below prove it is dead once redeemed or expired, and that no other table holds it.
+ */
+
+interface Secret {
+  kind: string;
+  value: string;
+}
+
+/** Where a secret (or its 43 random characters) turns up in the dump: `table.column` for each hit. */
+function hitsIn(dump: Dump, secret: string): string[] {
+  const body = secret.slice(4);
+  const hits: string[] = [];
+  for (const [table, rows] of Object.entries(dump)) {
+    for (const row of rows) {
+      for (const [column, value] of Object.entries(row)) {
+        const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+        if (text.includes(secret) || text.includes(body)) hits.push(`${table}.${column}`);
+      }
+    }
+  }
+  return hits;
+}
+
+/** Resolves an impersonation request as the workspace's admin; answers the token its supportSignIn message carries. */
+async function signInLinkToken(h: Harness, ws: TestWorkspace): Promise<string> {
+  const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
+  const request = await make.request(h, ws, { kind: 'impersonation', reason: 'secrets suite' });
+  await ok(as(h, ws).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
+  const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id))!;
+  expect(message.kind).toBe('supportSignIn');
+  return /tto_[A-Za-z0-9_-]{43}/.exec(message.body)![0];
+}
+
+const redeem = (h: Harness, ws: TestWorkspace, token: string) => h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token } });
+
+describeEachStore(
+  'Secrets at rest',
+  (h: Harness) => {
+    it('no API key, session token or one-time token issued is in any table (outbox links aside) or in the logs', async () => {
+      const secrets: Secret[] = [];
+      // API keys: made as `timetrack workspace create` makes them, with POST /api-keys, and as `timetrack apikey create` does.
+      const ws = await h.workspace();
+      secrets.push({ kind: 'API key (workspace create)', value: ws.admin.token });
+      const created = await ok(as(h, ws).post('/api/api-keys', { name: 'deploy' }));
+      secrets.push({ kind: 'API key (POST /api-keys)', value: created.key });
+      const user = await h.user(ws);
+      secrets.push({ kind: 'API key (apikey create)', value: user.token });
+      // One-time sign-in tokens: one redeemed for a session, one left unused.
+      const redeemed = await signInLinkToken(h, ws);
+      const unused = await signInLinkToken(h, ws);
+      secrets.push({ kind: 'one-time token (redeemed)', value: redeemed }, { kind: 'one-time token (unused)', value: unused });
+      // Someone opens the mailed link, and someone pastes keys into URLs: the request lines are logged.
+      await h.call('GET', `/auth/one-time?token=${unused}`, { host: ws.host });
+      await h.call('GET', `/api/auth?access_token=${created.key}`, { host: ws.host });
+      await h.call('GET', `/api/users/${user.token}`, { host: ws.host, token: ws.admin.token });
+      const session = await ok(redeem(h, ws, redeemed));
+      secrets.push({ kind: 'session token', value: session.token });
+      // Every token is used, well and badly: at its host, at another, and after revocation.
+      const other = await h.workspace();
+      for (const { value } of secrets.filter((s) => !s.kind.startsWith('one-time'))) {
+        expect((await h.call('GET', '/api/auth', { host: ws.host, token: value })).status).toBe(200);
+        expect((await h.call('GET', '/api/auth', { host: other.host, token: value })).status).toBe(401);
+      }
+      await ok(as(h, ws).delete(`/api/api-keys/${created.id}`));
+      expect((await h.call('GET', '/api/auth', { host: ws.host, token: created.key })).status).toBe(401);
+      expect((await redeem(h, ws, redeemed)).status).toBe(401);
+
+      const dump = await dumpAll(h);
+      expect(Object.keys(dump)).toEqual(expect.arrayContaining(['api_keys', 'sessions', 'one_time_tokens', 'outbox']));
+      const found: string[] = [];
+      for (const { kind, value } of secrets) {
+        const allowed = kind.startsWith('one-time') ? ['outbox.body'] : [];
+        for (const hit of hitsIn(dump, value)) if (!allowed.includes(hit)) found.push(`${kind} in ${hit}`);
+        for (const line of h.logs) if (line.includes(value) || line.includes(value.slice(4))) found.push(`${kind} in the log: ${line}`);
+      }
+      expect(found).toEqual([]);
+      // What is stored instead: the digests.
+      const storedKeys = dump.api_keys.map((row) => row.token_hash);
+      expect(storedKeys).toEqual(expect.arrayContaining([hashToken(ws.admin.token), hashToken(user.token)]));
+      expect(dump.sessions.map((row) => row.token_hash)).toContain(hashToken(session.token));
+      expect(dump.one_time_tokens.map((row) => row.token_hash)).toEqual(expect.arrayContaining([hashToken(redeemed), hashToken(unused)]));
+      // The request lines were logged, with the tokens cut out.
+      const logged = h.logs.join('\n');
+      expect(logged).toContain('"url":"/auth/one-time?token=[redacted]"');
+      expect(logged).toContain(`"url":"/api/users/ttk_[redacted]"`);
+      expect(logged).toContain('"url":"/api/auth?access_token=[redacted]"');
+      console.log(`[${h.store}] secrets at rest: ${secrets.length} secrets issued, ${Object.keys(dump).length} tables and ${h.logs.length} log lines searched, 0 found`);
+    });
+
+    it('the outbox\'s sign-in link is the only copy of its token, and the token dies with its first use', async () => {
+      const ws = await h.workspace();
+      const token = await signInLinkToken(h, ws);
+      const dump = await dumpAll(h);
+      expect(hitsIn(dump, token)).toEqual(['outbox.body']);
+      const first = await redeem(h, ws, token);
+      expect(first.status).toBe(200);
+      const again = await redeem(h, ws, token);
+      expect(again.status).toBe(401);
+      expect(again.body.code).toBe('unauthorized');
+    });
+
+    it('a sign-in link token past its hour is unusable, and an unused one is bound to its workspace', async () => {
+      const ws = await h.workspace();
+      const other = await h.workspace();
+      const token = await signInLinkToken(h, ws);
+      expect((await redeem(h, other, token)).status).toBe(401);
+      await h.app.db
+        .updateTable('one_time_tokens')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('token_hash', '=', hashToken(token))
+        .execute();
+      const expired = await redeem(h, ws, token);
+      expect(expired.status).toBe(401);
+      expect(expired.body.code).toBe('unauthorized');
+    });
+
+    it('the Authorization header and cookies are redacted wherever a headers object is logged', async () => {
+      const ws = await h.workspace();
+      const cookie = `timetrack_access_token=${ws.admin.token}`;
+      h.app.log.info({ headers: { authorization: `Bearer ${ws.admin.token}`, cookie } }, 'headers probe');
+      h.app.log.info({ req: { headers: { authorization: `Bearer ${ws.admin.token}`, cookie } } }, 'request probe');
+      await h.call('GET', '/api/auth', { host: ws.host, token: ws.admin.token, headers: { cookie } });
+      const lines = h.logs.filter((line) => line.includes('probe'));
+      expect(lines).toHaveLength(2);
+      expect(JSON.parse(lines[0]).headers).toEqual({ authorization: '[redacted]', cookie: '[redacted]' });
+      for (const line of h.logs) expect(line).not.toContain(ws.admin.token.slice(4));
+    });
+  },
+  // Everything the service can log, it logs.
+  { logLevel: 'trace' },
+);

@@ -1,0 +1,40 @@
+import { billingTransaction, subscription } from './billing.js';
+import { session, user, workspace } from './people.js';
+import { activity, costRate, lock, member, project, report, revenueRate, timer } from './records.js';
+import { request } from './requests.js';
+
+/**
+ * The factories of the suites: real records through the real code paths, with named states.
+ *
+ *   const ws = await make.workspace(h);
+ *   const user = await make.user(h, ws, { role: 'Administrator', archived: true });
+ *   const project = await make.project(h, ws, { billable: true, archived: true });
+ *   const member = await make.member(h, ws, { project, user, role: 'Administrator' });
+ *   await make.activity(h, ws, { owner: user, project, running: true });
+ *   await make.request(h, ws, { kind: 'timesheetUnlock', by: user, year: 2026, week: 10 });
+ *
+ * Records a client can make are made through the HTTP API (records.ts, requests.ts), as the
+ * workspace's admin unless `by` (or `owner`) says otherwise, and must answer 200; the others with
+ * the functions the CLI, sign-in and the provider's side use (people.ts, billing.ts, impersonation).
+ * Each answers what its route answers (workspaces and users: a TestWorkspace, a TestUser).
+ */
+export const make = {
+  workspace,
+  user,
+  session,
+  project,
+  member,
+  activity,
+  timer,
+  lock,
+  report,
+  costRate,
+  revenueRate,
+  request,
+  subscription,
+  billingTransaction,
+};
+
+export { unique, type HasApp } from './people.js';
+export { ACTIVITY_DAY, idOf, type Ref } from './records.js';
+export { REQUEST_KINDS, type RequestKind, type RequestState } from './requests.js';

@@ -1,0 +1,41 @@
+/*
+ * Everything the tests take from src/, in one place: the harness, the factories and the suites
+ * import these names from here, never from src/ itself, so when src/ moves its files only this one
+ * changes. Re-exports only: no code of its own, and nothing from vitest (the fuzz CLI loads it too).
+ */
+
+/* The app, as the server and the CLI build it */
+export { buildApp } from '../../src/app.js';
+export { loadConfig, supportAddress, type Config } from '../../src/config.js';
+
+/* Stores */
+export { BACKSTOP_CHECKPOINT_FRAMES } from '../../src/db/checkpointer.js';
+export { openStore, type Store } from '../../src/db/database.js';
+export { toDbBool } from '../../src/db/values.js';
+
+/* The rendered listings: the record schemas and the frozen SQLite text they must render to */
+export { SQLITE_ACTIVITY_ENTRY } from '../../src/db/frozen/activity-listing.js';
+export { renderedEntry, renderedFieldsOf } from '../../src/db/rendered-entries.js';
+export { Activity as ActivitySchema } from '../../src/areas/activities/schemas.js';
+export { Project as ProjectSchema } from '../../src/areas/projects/schemas.js';
+export { User as UserSchema } from '../../src/areas/users/schemas.js';
+
+/* HTTP */
+export { Nullable } from '../../src/http/schemas.js';
+export { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from '../../src/http/identity-cache.js';
+export { jsonObjectOf } from '../../src/http/json-answer.js';
+export type { Role } from '../../src/domain/actor.js';
+
+/* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
+export { findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
+export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
+export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
+export { deliverPending, enqueueMessage, listMessages } from '../../src/areas/mail/index.js';
+export { createImpersonationRequest } from '../../src/areas/requests/index.js';
+export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
+export { createUser } from '../../src/areas/users/index.js';
+export { createWorkspace } from '../../src/areas/workspace/index.js';
+
+/* Small helpers */
+export { newId } from '../../src/lib/ids.js';
+export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
