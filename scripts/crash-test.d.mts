@@ -1,4 +1,4 @@
-/** Types of scripts/crash-test.mjs, for test/crash.test.ts. */
+/** Types of scripts/crash-test.mjs, for test/durability/crash.test.ts. */
 
 export type WriteKind = 'activity' | 'lock' | 'project' | 'request' | 'resolution';
 

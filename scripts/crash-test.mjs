@@ -19,7 +19,7 @@
  * run gets a fresh schema `crash_<random>` (dropped after a clean run unless --keep). SQLite runs
  * on a temporary file. Exit status 1 on any lost write, failed check or error answer.
  *
- * The module also exports runCrashTest() for test/crash.test.ts (the short CI version).
+ * The module also exports runCrashTest() for test/durability/crash.test.ts (the short CI version).
  */
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
