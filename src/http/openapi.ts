@@ -22,6 +22,8 @@ Decisions this document records where the API reference is silent:
 - **Text** is well-formed Unicode without NUL: a string (or key) holding a lone surrogate escape (\`\\ud800\`)
   or U+0000 is 422 in a body or query value and 404 in a path id, since no store keeps it as sent.
 - **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.
+- **Permissions**: each operation's \`x-permission\` names the permission it needs. A role that holds it in no scope
+  is 403 before the body is read; otherwise the record decides (own, project member, project admin, all).
 - **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h).
   Only their SHA-256 digests are stored, and no token is ever logged (not even one sent in a URL). The one copy
   of a secret at rest is a support sign-in link in the outbox, kept as the message to deliver: single-use, one hour.
@@ -62,6 +64,11 @@ export const openapi = fp(async (app: FastifyInstance) => {
       },
       security: [{ bearerAuth: [] }],
     },
+    // Each operation names the permission of the policy it needs (src/domain/policy.ts), from the route's own config.
+    transform: ({ schema, url, route }) => ({
+      schema: route.config?.permission ? { ...schema, 'x-permission': route.config.permission } : schema,
+      url,
+    }),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },

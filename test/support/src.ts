@@ -25,6 +25,7 @@ export { Nullable } from '../../src/http/schemas.js';
 export { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from '../../src/http/identity-cache.js';
 export { jsonObjectOf } from '../../src/http/json-answer.js';
 export type { Role } from '../../src/domain/actor.js';
+export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
 export { findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
