@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { issueSupportSignIn } from '../access/index.js';
@@ -29,7 +29,7 @@ export interface ResolutionContext {
 }
 
 /** What RESOLVED does for one kind of request; may answer payload fields to record with it. */
-type Effect = (trx: Db, request: RequestRow, context: ResolutionContext) => Promise<Partial<RequestPayload> | void>;
+type Effect = (trx: Trx, request: RequestRow, context: ResolutionContext) => Promise<Partial<RequestPayload> | void>;
 
 /**
  * Resolves a request through the route of its kind (decisions §6), in one transaction: the request
