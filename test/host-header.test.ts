@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { beforeAll, expect, it } from 'vitest';
 import { listMessages } from '../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../src/areas/requests/index.js';
 import { as, BASE_DOMAIN, describeEachStore, type Harness } from './support/harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { listMessages } from '../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../src/areas/requests/index.js';
 import { loadConfig, supportAddress } from '../src/config.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../src/areas/requests/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from './support/harness.js';
 
 /** decisions §6 Requests, api-reference §3 and §4: creation, reading and the rules every resolution obeys. */

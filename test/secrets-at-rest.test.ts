@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { listMessages } from '../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../src/areas/requests/index.js';
 import { hashToken } from '../src/lib/tokens.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 import { dumpAll, ok, type Dump } from './security/world.js';

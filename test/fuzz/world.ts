@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
 import { createUser } from '../../src/areas/users/index.js';
 import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../../src/areas/requests/index.js';
 import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
 import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
 import { isSuccess, type CallerRole, type Client, type Scope } from './client.js';

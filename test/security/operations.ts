@@ -1,4 +1,4 @@
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../../src/areas/requests/index.js';
 import { as, type Harness } from '../support/harness.js';
 import { ACTIVITY_DAY, next, ok, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 

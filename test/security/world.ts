@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 import { listMessages } from '../../src/areas/mail/repository.js';
-import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
+import { createImpersonationRequest } from '../../src/areas/requests/index.js';
 import { as, type Harness, type Response, type TestUser, type TestWorkspace } from '../support/harness.js';
 
 /**
