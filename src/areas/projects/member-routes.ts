@@ -1,33 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Updateable } from 'kysely';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
-import type { ProjectMembersTable } from '../../db/tables/tracking.js';
-import { fromDbBool, toDbBool, toJson } from '../../db/values.js';
-import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { newId } from '../../lib/ids.js';
-import { nowIso } from '../../lib/time.js';
-import {
-  deleteMember,
-  findMember,
-  findWorkspaceUser,
-  insertMember,
-  listMembers,
-  toMember,
-  updateMember,
-} from './repository.js';
-import { administeredProject, readableProject } from './rules.js';
+import { addProjectMember, changeProjectMember, projectMember, projectMembers, removeProjectMember } from './member-service.js';
 import { MemberCreate, MemberParams, MemberUpdate, ProjectMember, ProjectMemberMap, ProjectParams } from './schemas.js';
 
 const TAG = 'Project members';
-
-const unusableUser = () => invalid('/body/userId', 'must name an unarchived user of this workspace');
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/projects/:projectId/members',
     {
+      config: { permission: 'members:read' },
       schema: operation({
         operationId: 'listProjectMembers',
         tag: TAG,
@@ -38,16 +21,15 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = request.actor;
-      const { project } = await readableProject(app.db, actor, request.params.projectId);
-      const rows = await listMembers(app.db, actor.organizationId, project.id);
-      return Object.fromEntries(rows.map((row) => [row.id, toMember(row)]));
+      const members = await projectMembers(app.db, request.actor, request.params.projectId);
+      return Object.fromEntries(members.map((member) => [member.id, member]));
     },
   );
 
   app.post(
     '/projects/:projectId/members',
     {
+      config: { permission: 'members:write' },
       schema: operation({
         operationId: 'createProjectMember',
         tag: TAG,
@@ -63,43 +45,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       }),
     },
-    async (request) => {
-      const actor = request.actor;
-      const { body } = request;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
-      const user = await findWorkspaceUser(app.db, actor.organizationId, body.userId);
-      if (!user || fromDbBool(user.archived)) throw unusableUser();
-      const id = newId();
-      const now = nowIso();
-      try {
-        await insertMember(app.db, {
-          id,
-          organization_id: actor.organizationId,
-          project_id: project.id,
-          user_id: user.id,
-          role: body.role ?? 'User',
-          archived: toDbBool(false),
-          assigned_by: actor.userId,
-          title: body.title?.trim() ?? null,
-          notes: body.notes ?? null,
-          tags: body.tags ? toJson(body.tags) : null,
-          created_at: now,
-          updated_at: now,
-        });
-      } catch (error) {
-        // project_members_one_per_user decides, also between two concurrent additions.
-        if (isUniqueViolation(error)) throw conflict('The user is already a member of this project.');
-        // The user or the project was deleted in the meantime.
-        if (isForeignKeyViolation(error)) throw unusableUser();
-        throw error;
-      }
-      return toMember((await findMember(app.db, actor.organizationId, project.id, id))!);
-    },
+    async (request) => addProjectMember(app.db, request.actor, request.params.projectId, request.body),
   );
 
   app.get(
     '/projects/:projectId/members/:memberId',
     {
+      config: { permission: 'members:read' },
       schema: operation({
         operationId: 'getProjectMember',
         tag: TAG,
@@ -108,18 +60,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(ProjectMember),
       }),
     },
-    async (request) => {
-      const actor = request.actor;
-      const { project } = await readableProject(app.db, actor, request.params.projectId);
-      const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
-      if (!member) throw notFound('project member');
-      return toMember(member);
-    },
+    async (request) => projectMember(app.db, request.actor, request.params.projectId, request.params.memberId),
   );
 
   app.put(
     '/projects/:projectId/members/:memberId',
     {
+      config: { permission: 'members:write' },
       schema: operation({
         operationId: 'updateProjectMember',
         tag: TAG,
@@ -131,28 +78,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'A member who is not a project admin' },
       }),
     },
-    async (request) => {
-      const actor = request.actor;
-      const { body } = request;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
-      const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
-      if (!member) throw notFound('project member');
-      const changes: Updateable<ProjectMembersTable> = {};
-      if (body.role !== undefined) changes.role = body.role;
-      if (body.title !== undefined) changes.title = body.title.trim();
-      if (body.notes !== undefined) changes.notes = body.notes;
-      if (body.tags !== undefined) changes.tags = body.tags === null ? null : toJson(body.tags);
-      if (body.archived !== undefined) changes.archived = toDbBool(body.archived === true);
-      await updateMember(app.db, actor.organizationId, member.id, changes);
-      const updated = await findMember(app.db, actor.organizationId, project.id, member.id);
-      if (!updated) throw notFound('project member');
-      return toMember(updated);
-    },
+    async (request) =>
+      changeProjectMember(app.db, request.actor, request.params.projectId, request.params.memberId, request.body),
   );
 
   app.delete(
     '/projects/:projectId/members/:memberId',
     {
+      config: { permission: 'members:write' },
       schema: operation({
         operationId: 'deleteProjectMember',
         tag: TAG,
@@ -164,11 +97,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const actor = request.actor;
-      const project = await administeredProject(app.db, actor, request.params.projectId, 'members:write');
-      if (!(await deleteMember(app.db, actor.organizationId, project.id, request.params.memberId))) {
-        throw notFound('project member');
-      }
+      await removeProjectMember(app.db, request.actor, request.params.projectId, request.params.memberId);
       return {};
     },
   );

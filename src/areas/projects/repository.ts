@@ -6,24 +6,38 @@ import { renderedEntry, renderedFieldsOf, renderedListStatement } from '../../db
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Role } from '../../domain/actor.js';
+import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { Project, type ProjectMember } from './schemas.js';
 
-export type ProjectRow = Selectable<ProjectsTable>;
-export type MemberRow = Selectable<ProjectMembersTable>;
+type ProjectRow = Selectable<ProjectsTable>;
+type MemberRow = Selectable<ProjectMembersTable>;
 
 /**
  * The key of the case-insensitive name uniqueness (the `projects_name_unique` constraint): trimmed,
  * NFC-normalized, then full case folding approximated by upper- then lower-casing ("Straße" = "STRASSE").
  */
-export const projectNameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
+const projectNameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
+
+/** A project as one user relates to it: their unarchived membership's id and project role, or null. */
+export interface ProjectWithMembership {
+  project: Project;
+  memberId: string | null;
+  memberRole: string | null;
+}
 
 /**
  * A project of the workspace with the given user's unarchived membership of it, in one query
  * (primary key of projects, then the project_members_one_per_user unique index).
  */
-export async function findProjectWithMembership(db: Db, organizationId: string, projectId: string, userId: string) {
-  return (await FIND_PROJECT_WITH_MEMBERSHIP(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+export async function findProjectWithMembership(
+  db: Db,
+  organizationId: string,
+  projectId: string,
+  userId: string,
+): Promise<ProjectWithMembership | undefined> {
+  const row = (await FIND_PROJECT_WITH_MEMBERSHIP(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+  return row && { project: toProject(row), memberId: row.member_id, memberRole: row.member_role };
 }
 
 /** A project and one user's unarchived membership of it: parameters user id, false, project id, workspace id. */
@@ -35,13 +49,27 @@ const FIND_PROJECT_WITH_MEMBERSHIP = fixedStatement<ProjectRow & { member_id: st
   `select projects.*, m.id as member_id, m.role as member_role${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 
+/** What booking time on a project needs: the project's flags and the booking user's unarchived membership. */
+export interface ProjectForBooking {
+  id: string;
+  archived: boolean;
+  billable: boolean;
+  /** The booking user's membership, or null; named as the activities area reads it. */
+  member_id: string | null;
+}
+
 /**
- * What booking time on a project needs (its id, archived, billable and the user's unarchived
- * membership), read as findProjectWithMembership reads it: few columns, because every write of time
- * reads it and building a row costs per column.
+ * What booking time on a project needs, read as findProjectWithMembership reads it: few columns,
+ * because every write of time reads it and building a row costs per column.
  */
-export async function findProjectForBooking(db: Db, organizationId: string, projectId: string, userId: string) {
-  return (await FIND_PROJECT_FOR_BOOKING(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+export async function findProjectForBooking(
+  db: Db,
+  organizationId: string,
+  projectId: string,
+  userId: string,
+): Promise<ProjectForBooking | undefined> {
+  const row = (await FIND_PROJECT_FOR_BOOKING(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+  return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member_id: row.member_id };
 }
 
 const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null }>(
@@ -84,28 +112,72 @@ export async function listProjectsJson(db: Db, organizationId: string, memberUse
   return row?.entries ?? null;
 }
 
-export async function findProject(db: Db, organizationId: string, projectId: string): Promise<ProjectRow | undefined> {
-  return db
+export async function findProject(db: Db, organizationId: string, projectId: string): Promise<Project | undefined> {
+  const row = await db
     .selectFrom('projects')
     .selectAll()
     .where('id', '=', projectId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
+  return row && toProject(row);
 }
 
-export async function insertProject(db: Db, row: Insertable<ProjectsTable>): Promise<void> {
-  await db.insertInto('projects').values(row).execute();
+/** Whether the workspace has the project. */
+export async function projectOfWorkspaceExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', '=', projectId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-export async function updateProject(
-  db: Db,
-  organizationId: string,
-  projectId: string,
-  changes: Updateable<ProjectsTable>,
-): Promise<void> {
+/** What a new project holds besides its id, its workspace and its timestamps (it starts unarchived). */
+export interface ProjectValues {
+  name: string;
+  billable: boolean;
+  avatar: string | null;
+  notes: string | null;
+}
+
+/** Stores a new project; answers its id. */
+export async function insertProject(db: Db, organizationId: string, values: ProjectValues, now: string): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('projects')
+    .values({
+      id,
+      organization_id: organizationId,
+      name: values.name,
+      name_key: projectNameKey(values.name),
+      archived: toDbBool(false),
+      billable: toDbBool(values.billable),
+      avatar: values.avatar,
+      notes: values.notes,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** What a project's PUT may change. */
+export type ProjectChanges = Partial<ProjectValues & { archived: boolean }>;
+
+export async function updateProject(db: Db, organizationId: string, projectId: string, changes: ProjectChanges): Promise<void> {
+  const set: Updateable<ProjectsTable> = {};
+  if (changes.name !== undefined) {
+    set.name = changes.name;
+    set.name_key = projectNameKey(changes.name);
+  }
+  if (changes.notes !== undefined) set.notes = changes.notes;
+  if (changes.billable !== undefined) set.billable = toDbBool(changes.billable);
+  if (changes.archived !== undefined) set.archived = toDbBool(changes.archived);
+  if (changes.avatar !== undefined) set.avatar = changes.avatar;
   await db
     .updateTable('projects')
-    .set({ ...changes, updated_at: nowIso() })
+    .set({ ...set, updated_at: nowIso() })
     .where('id', '=', projectId)
     .where('organization_id', '=', organizationId)
     .execute();
@@ -125,8 +197,8 @@ export async function deleteProject(db: Db, organizationId: string, projectId: s
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function listMembers(db: Db, organizationId: string, projectId: string): Promise<MemberRow[]> {
-  return db
+export async function listMembers(db: Db, organizationId: string, projectId: string): Promise<ProjectMember[]> {
+  const rows = await db
     .selectFrom('project_members')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -134,6 +206,7 @@ export async function listMembers(db: Db, organizationId: string, projectId: str
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  return rows.map(toMember);
 }
 
 export async function findMember(
@@ -141,14 +214,15 @@ export async function findMember(
   organizationId: string,
   projectId: string,
   memberId: string,
-): Promise<MemberRow | undefined> {
-  return db
+): Promise<ProjectMember | undefined> {
+  const row = await db
     .selectFrom('project_members')
     .selectAll()
     .where('id', '=', memberId)
     .where('project_id', '=', projectId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
+  return row && toMember(row);
 }
 
 export interface NewMember {
@@ -163,7 +237,7 @@ export interface NewMember {
 }
 
 /** The row of a new, unarchived membership: every way a user joins a project builds it here. */
-export function newMemberRow(member: NewMember, id: string, now: string): Insertable<ProjectMembersTable> {
+function newMemberRow(member: NewMember, id: string, now: string): Insertable<ProjectMembersTable> {
   return {
     id,
     organization_id: member.organizationId,
@@ -180,31 +254,44 @@ export function newMemberRow(member: NewMember, id: string, now: string): Insert
   };
 }
 
-export async function insertMember(db: Db, row: Insertable<ProjectMembersTable>): Promise<void> {
-  await db.insertInto('project_members').values(row).execute();
+/** Stores a new membership; answers its id. A second membership of the user fails project_members_one_per_user. */
+export async function insertMember(db: Db, member: NewMember, now: string): Promise<string> {
+  const id = newId();
+  await db.insertInto('project_members').values(newMemberRow(member, id, now)).execute();
+  return id;
 }
 
 /**
  * Inserts a membership unless the user already has one in the project (archived or not): ON CONFLICT
  * DO NOTHING on project_members_one_per_user, so a concurrent addition never fails the transaction.
  */
-export async function insertMemberUnlessPresent(db: Db, row: Insertable<ProjectMembersTable>): Promise<void> {
+export async function insertMemberUnlessPresent(db: Db, member: NewMember, now: string): Promise<void> {
   await db
     .insertInto('project_members')
-    .values(row)
+    .values(newMemberRow(member, newId(), now))
     .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
     .execute();
 }
 
-export async function updateMember(
-  db: Db,
-  organizationId: string,
-  memberId: string,
-  changes: Updateable<ProjectMembersTable>,
-): Promise<void> {
+/** What a member's PUT may change. */
+export interface MemberChanges {
+  role?: Role;
+  title?: string;
+  notes?: string;
+  tags?: string[] | null;
+  archived?: boolean;
+}
+
+export async function updateMember(db: Db, organizationId: string, memberId: string, changes: MemberChanges): Promise<void> {
+  const set: Updateable<ProjectMembersTable> = {};
+  if (changes.role !== undefined) set.role = changes.role;
+  if (changes.title !== undefined) set.title = changes.title;
+  if (changes.notes !== undefined) set.notes = changes.notes;
+  if (changes.tags !== undefined) set.tags = changes.tags === null ? null : toJson(changes.tags);
+  if (changes.archived !== undefined) set.archived = toDbBool(changes.archived);
   await db
     .updateTable('project_members')
-    .set({ ...changes, updated_at: nowIso() })
+    .set({ ...set, updated_at: nowIso() })
     .where('id', '=', memberId)
     .where('organization_id', '=', organizationId)
     .execute();
@@ -222,16 +309,23 @@ export async function deleteMember(db: Db, organizationId: string, projectId: st
 }
 
 /** A user of the workspace, to check a new member against (exists here, not archived). */
-export async function findWorkspaceUser(db: Db, organizationId: string, userId: string) {
-  return db
+export interface WorkspaceUser {
+  id: string;
+  role: string;
+  archived: boolean;
+}
+
+export async function findWorkspaceUser(db: Db, organizationId: string, userId: string): Promise<WorkspaceUser | undefined> {
+  const row = await db
     .selectFrom('users')
     .select(['id', 'role', 'archived'])
     .where('id', '=', userId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
+  return row && { id: row.id, role: row.role, archived: fromDbBool(row.archived) };
 }
 
-export function toProject(row: ProjectRow): Project {
+function toProject(row: ProjectRow): Project {
   const project: Project = {
     id: row.id,
     name: row.name,
@@ -243,7 +337,7 @@ export function toProject(row: ProjectRow): Project {
   return project;
 }
 
-export function toMember(row: MemberRow): ProjectMember {
+function toMember(row: MemberRow): ProjectMember {
   const member: ProjectMember = {
     id: row.id,
     projectId: row.project_id,

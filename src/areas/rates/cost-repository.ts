@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { periodColumns, rateFieldsOf, type RatePeriod } from './rules.js';
+import { periodColumns, rateFieldsOf } from './repository.js';
+import type { RatePeriod } from './rules.js';
 import type { CostRate } from './schemas.js';
 
 const costColumns = ['id', 'user_id', 'currency', 'from_at', 'to_at', 'tax_rate', 'value'] as const;

@@ -1,34 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.js';
-import { lockRowForWrite } from '../../db/locks.js';
-import { notFound } from '../../domain/errors.js';
-import { permits } from '../../domain/policy.js';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
-import {
-  deleteCostRate,
-  findCostRate,
-  insertCostRate,
-  listCostRates,
-  updateCostRate,
-  userExists,
-} from './cost-repository.js';
-import { assertNoOverlap, checkRateBody } from './rules.js';
+import { costRate, costRates, createCostRate, removeCostRate, replaceCostRate } from './cost-service.js';
 import { CostRate, RateBody } from './schemas.js';
 
 const TAG = 'Users';
 const UserRateParams = Type.Object({ userId: Id });
 const CostRateParams = Type.Object({ userId: Id, costId: Id });
-
-/**
- * Cost rates are visible to administrators and to the user they belong to (decisions §5); anyone
- * else, like an unknown user id, gets 404.
- */
-async function assertMaySeeCosts(db: Db, request: FastifyRequest, userId: string): Promise<void> {
-  const visible = permits(request.actor, 'rates:cost:read', { ownerId: userId });
-  if (!visible || !(await userExists(db, request.workspace.id, userId))) throw notFound('user');
-}
 
 const overlapNote =
   'Periods are half-open [from, to); to null is open-ended. Two rates of one user may not overlap (409), ' +
@@ -38,6 +16,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:userId/rates/cost',
     {
+      config: { permission: 'rates:cost:read' },
       schema: operation({
         operationId: 'listCostRates',
         tag: TAG,
@@ -48,9 +27,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const { userId } = request.params;
-      await assertMaySeeCosts(app.db, request, userId);
-      const rates = await listCostRates(app.db, request.workspace.id, userId);
+      const rates = await costRates(app.db, request.actor, request.params.userId);
       return Object.fromEntries(rates.map((rate) => [rate.id, rate]));
     },
   );
@@ -70,23 +47,13 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user' },
       }),
     },
-    async (request) => {
-      const { id: organizationId } = request.workspace;
-      const { userId } = request.params;
-      if (!(await userExists(app.db, organizationId, userId))) throw notFound('user');
-      const period = checkRateBody(request.body);
-      return app.db.transaction().execute(async (trx) => {
-        if (!(await lockRowForWrite(trx, 'users', userId))) throw notFound('user');
-        await assertNoOverlap(trx, 'cost_rates', { column: 'user_id', id: userId }, period);
-        const id = await insertCostRate(trx, organizationId, userId, period);
-        return (await findCostRate(trx, organizationId, userId, id))!;
-      });
-    },
+    async (request) => createCostRate(app.db, request.actor, request.params.userId, request.body),
   );
 
   app.get(
     '/users/:userId/rates/cost/:costId',
     {
+      config: { permission: 'rates:cost:read' },
       schema: operation({
         operationId: 'getCostRate',
         tag: TAG,
@@ -96,13 +63,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(CostRate),
       }),
     },
-    async (request) => {
-      const { userId, costId } = request.params;
-      await assertMaySeeCosts(app.db, request, userId);
-      const rate = await findCostRate(app.db, request.workspace.id, userId, costId);
-      if (!rate) throw notFound('cost rate');
-      return rate;
-    },
+    async (request) => costRate(app.db, request.actor, request.params.userId, request.params.costId),
   );
 
   app.put(
@@ -120,19 +81,8 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user' },
       }),
     },
-    async (request) => {
-      const { id: organizationId } = request.workspace;
-      const { userId, costId } = request.params;
-      if (!(await findCostRate(app.db, organizationId, userId, costId))) throw notFound('cost rate');
-      const period = checkRateBody(request.body);
-      return app.db.transaction().execute(async (trx) => {
-        await lockRowForWrite(trx, 'users', userId);
-        if (!(await findCostRate(trx, organizationId, userId, costId))) throw notFound('cost rate');
-        await assertNoOverlap(trx, 'cost_rates', { column: 'user_id', id: userId }, period, costId);
-        await updateCostRate(trx, costId, period);
-        return (await findCostRate(trx, organizationId, userId, costId))!;
-      });
-    },
+    async (request) =>
+      replaceCostRate(app.db, request.actor, request.params.userId, request.params.costId, request.body),
   );
 
   app.delete(
@@ -150,10 +100,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const { id: organizationId } = request.workspace;
-      const { userId, costId } = request.params;
-      if (!(await findCostRate(app.db, organizationId, userId, costId))) throw notFound('cost rate');
-      await deleteCostRate(app.db, costId);
+      await removeCostRate(app.db, request.actor, request.params.userId, request.params.costId);
       return {};
     },
   );

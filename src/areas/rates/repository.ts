@@ -1,9 +1,58 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import type { RatePeriod } from './rules.js';
-import { periodColumns, rateFieldsOf } from './rules.js';
 import type { RevenueRate } from './schemas.js';
+
+/** The stored columns of a checked period, for inserts and updates of either kind of rate. */
+export const periodColumns = (period: RatePeriod) => ({
+  currency: period.currency,
+  from_at: period.fromAt,
+  to_at: period.toAt,
+  tax_rate: period.taxRate,
+  value: period.value,
+});
+
+/** The API fields of a stored rate row of either kind (without its owner ids). */
+export function rateFieldsOf(row: {
+  id: string;
+  currency: string;
+  from_at: string;
+  to_at: string | null;
+  tax_rate: number;
+  value: number;
+}) {
+  return {
+    id: row.id,
+    currency: row.currency,
+    from: row.from_at,
+    to: row.to_at,
+    taxRate: Number(row.tax_rate),
+    value: Number(row.value),
+  };
+}
+
+/**
+ * The id of a rate of the same owner (a member's revenue rates, a user's cost rates) whose period
+ * overlaps the given one, if any. Periods are half-open [from, to); null `to` runs forever.
+ */
+export async function findOverlappingRate(
+  db: Db,
+  table: 'revenue_rates' | 'cost_rates',
+  owner: { column: 'member_id' | 'user_id'; id: string },
+  period: RatePeriod,
+  exceptRateId?: string,
+): Promise<string | undefined> {
+  let query = db
+    .selectFrom(table)
+    .select('id')
+    .where(sql.ref(owner.column), '=', owner.id)
+    .where((eb) => eb.or([eb('to_at', 'is', null), eb('to_at', '>', period.fromAt)]));
+  if (period.toAt !== null) query = query.where('from_at', '<', period.toAt);
+  if (exceptRateId !== undefined) query = query.where('id', '!=', exceptRateId);
+  return (await query.limit(1).executeTakeFirst())?.id;
+}
 
 /** Revenue rates: one project member's rates. Every query names the workspace, the project and the member. */
 export interface MemberRef {
@@ -20,7 +69,7 @@ const toRevenueRate = (row: RevenueRateRow): RevenueRate => ({
   memberId: row.member_id,
 });
 
-/** A member's rates in creation order, as every collection (decisions §4); revenue_rates_member_from finds them. */
+/** A member's rates in creation order, as every collection (docs/rules.md §4); revenue_rates_member_from finds them. */
 export async function listRevenueRates(db: Db, member: MemberRef): Promise<RevenueRate[]> {
   const rows = await db
     .selectFrom('revenue_rates')

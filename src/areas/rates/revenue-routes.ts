@@ -1,20 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { lockRowForWrite } from '../../db/locks.js';
-import type { Db } from '../../db/database.js';
-import { notFound } from '../../domain/errors.js';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
-import { administeredProject, findMember, MemberParams } from '../projects/index.js';
-import {
-  deleteRevenueRate,
-  findRevenueRate,
-  insertRevenueRate,
-  listRevenueRates,
-  updateRevenueRate,
-  type MemberRef,
-} from './repository.js';
-import { assertNoOverlap, checkRateBody, type RatePeriod } from './rules.js';
+import { MemberParams } from '../projects/index.js';
+import { createRevenueRate, removeRevenueRate, replaceRevenueRate, revenueRate, revenueRates } from './revenue-service.js';
 import { RateBody, RevenueRate } from './schemas.js';
 
 const TAG = 'Revenue rates';
@@ -23,45 +11,13 @@ const WHO = 'Administrators and the project\'s admins only: another member of th
 const RevenueRateParams = Type.Object({ ...MemberParams.properties, revenueId: Id });
 const RevenueRateMap = IdMap(Type.Ref(RevenueRate), 'The member\'s revenue rates by id, in creation order');
 
-const rateNotFound = () => notFound('revenue rate');
-
-/** The member the path names, when the caller administers its project (403/404 otherwise, decisions §5). */
-async function memberOfPath(db: Db, request: FastifyRequest, params: { projectId: string; memberId: string }): Promise<MemberRef> {
-  const actor = request.actor;
-  const project = await administeredProject(db, actor, params.projectId, 'rates:revenue');
-  const member = await findMember(db, actor.organizationId, project.id, params.memberId);
-  if (!member) throw notFound('project member');
-  return { organizationId: actor.organizationId, projectId: project.id, memberId: member.id };
-}
-
-/**
- * Writes one rate of a member, in a transaction that first takes the member row's write lock: two
- * concurrent writers of one member's rates then run one after another, so the overlap check of the
- * second sees the first's period (409) instead of both committing overlapping periods.
- */
-async function writeRate(
-  db: Db,
-  member: MemberRef,
-  period: RatePeriod,
-  write: (trx: Db) => Promise<string>,
-  exceptRateId?: string,
-): Promise<RevenueRate> {
-  return db.transaction().execute(async (trx) => {
-    if (!(await lockRowForWrite(trx, 'project_members', member.memberId))) throw notFound('project member');
-    await assertNoOverlap(trx, 'revenue_rates', { column: 'member_id', id: member.memberId }, period, exceptRateId);
-    const id = await write(trx);
-    const rate = await findRevenueRate(trx, member, id);
-    if (!rate) throw rateNotFound();
-    return rate;
-  });
-}
-
 export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const path = '/projects/:projectId/members/:memberId/rates/revenue';
 
   app.get(
     path,
     {
+      config: { permission: 'rates:revenue' },
       schema: operation({
         operationId: 'listRevenueRates',
         tag: TAG,
@@ -73,7 +29,7 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const rates = await listRevenueRates(app.db, await memberOfPath(app.db, request, request.params));
+      const rates = await revenueRates(app.db, request.actor, request.params);
       return Object.fromEntries(rates.map((rate) => [rate.id, rate]));
     },
   );
@@ -81,6 +37,7 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     path,
     {
+      config: { permission: 'rates:revenue' },
       schema: operation({
         operationId: 'createRevenueRate',
         tag: TAG,
@@ -92,16 +49,13 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member' },
       }),
     },
-    async (request) => {
-      const member = await memberOfPath(app.db, request, request.params);
-      const period = checkRateBody(request.body);
-      return writeRate(app.db, member, period, (trx) => insertRevenueRate(trx, member, period));
-    },
+    async (request) => createRevenueRate(app.db, request.actor, request.params, request.body),
   );
 
   app.get(
     `${path}/:revenueId`,
     {
+      config: { permission: 'rates:revenue' },
       schema: operation({
         operationId: 'getRevenueRate',
         tag: TAG,
@@ -112,16 +66,13 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'A member who is not a project admin' },
       }),
     },
-    async (request) => {
-      const rate = await findRevenueRate(app.db, await memberOfPath(app.db, request, request.params), request.params.revenueId);
-      if (!rate) throw rateNotFound();
-      return rate;
-    },
+    async (request) => revenueRate(app.db, request.actor, request.params, request.params.revenueId),
   );
 
   app.put(
     `${path}/:revenueId`,
     {
+      config: { permission: 'rates:revenue' },
       schema: operation({
         operationId: 'updateRevenueRate',
         tag: TAG,
@@ -133,27 +84,14 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member' },
       }),
     },
-    async (request) => {
-      const member = await memberOfPath(app.db, request, request.params);
-      const rateId = request.params.revenueId;
-      if (!(await findRevenueRate(app.db, member, rateId))) throw rateNotFound();
-      const period = checkRateBody(request.body);
-      return writeRate(
-        app.db,
-        member,
-        period,
-        async (trx) => {
-          await updateRevenueRate(trx, member, rateId, period);
-          return rateId;
-        },
-        rateId,
-      );
-    },
+    async (request) =>
+      replaceRevenueRate(app.db, request.actor, request.params, request.params.revenueId, request.body),
   );
 
   app.delete(
     `${path}/:revenueId`,
     {
+      config: { permission: 'rates:revenue' },
       schema: operation({
         operationId: 'deleteRevenueRate',
         tag: TAG,
@@ -165,9 +103,7 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      if (!(await deleteRevenueRate(app.db, await memberOfPath(app.db, request, request.params), request.params.revenueId))) {
-        throw rateNotFound();
-      }
+      await removeRevenueRate(app.db, request.actor, request.params, request.params.revenueId);
       return {};
     },
   );

@@ -5,4 +5,4 @@ import { WorkflowRequest, WorkflowRequestDetail } from './schemas.js';
 /** Workflow requests: approvals, assignments, role changes, timesheet unlocks and support access. */
 export const requestsArea: Area = { name: 'requests', routes: requestRoutes, schemas: [WorkflowRequest, WorkflowRequestDetail] };
 
-export { createImpersonationRequest } from './rules.js';
+export { createImpersonationRequest } from './service.js';

@@ -50,10 +50,11 @@ export async function findRequest(db: Db, organizationId: string, requestId: str
 }
 
 /** The workspace's requests (or, with createdBy, one user's) in creation order. */
-export async function listRequests(db: Db, organizationId: string, createdBy?: string): Promise<RequestRow[]> {
+export async function listRequests(db: Db, organizationId: string, createdBy?: string): Promise<WorkflowRequestDetail[]> {
   let query = db.selectFrom('requests').selectAll().where('organization_id', '=', organizationId);
   if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
-  return query.orderBy('created_at').orderBy('id').execute();
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRequestDetail);
 }
 
 /**

@@ -1,15 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { fromDbBool } from '../../db/values.js';
-import { invalid, notFound } from '../../domain/errors.js';
-import { permits, reachesAll } from '../../domain/policy.js';
 import { operation } from '../../http/schemas.js';
-import { nowIso } from '../../lib/time.js';
-import { findMember, findWorkspaceUser, readableProject } from '../projects/index.js';
-import { weekOfPath } from '../../lib/iso-weeks.js';
-import { findRequest, insertRequest, listRequests, toRequestDetail, toRequestRecord, type RequestPayload } from './repository.js';
-import { resolveRequest } from './rules.js';
 import {
   AssignmentBody,
   AssignResolveBody,
@@ -25,6 +16,15 @@ import {
   WorkflowRequestMap,
   type RequestType,
 } from './schemas.js';
+import {
+  createAssignmentRequest,
+  createProjectAssignmentRequest,
+  createRoleChangeRequest,
+  createTimesheetRequest,
+  resolveRequest,
+  workflowRequest,
+  workflowRequests,
+} from './service.js';
 
 const TAG = 'Requests';
 
@@ -38,9 +38,6 @@ const RESOLVE =
 const RESOLVE_ERRORS = { 403: 'Not an administrator', 404: 'No request of this kind with this id', 409: 'The request is not PENDING' };
 
 export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const create = async (request: FastifyRequest, type: RequestType, payload: RequestPayload) =>
-    insertRequest(app.db, { organizationId: request.workspace.id, type, createdBy: request.actor.userId, payload });
-
   /** One resolve route per kind: same body rules, the kind's own effect. */
   const resolveRoute = (
     path: string,
@@ -62,21 +59,14 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           errors: { ...RESOLVE_ERRORS, ...spec.errors },
         }),
       },
-      async (request) => {
-        const row = await resolveRequest(app.db, type, request.params.requestId, request.body.status, {
-          config: app.config,
-          workspace: request.workspace,
-          resolver: request.actor,
-          body: { ...(request.body.projectIds !== undefined ? { projectIds: request.body.projectIds } : {}) },
-          now: nowIso(),
-        });
-        return toRequestRecord(row);
-      },
+      async (request) =>
+        resolveRequest(app.db, request.actor, request.workspace, app.config, type, request.params.requestId, request.body),
     );
 
   app.get(
     '/requests',
     {
+      config: { permission: 'requests:read' },
       schema: operation({
         operationId: 'listRequests',
         tag: TAG,
@@ -89,15 +79,15 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const all = reachesAll(request.actor, 'requests:read');
-      const rows = await listRequests(app.db, request.workspace.id, all ? undefined : request.actor.userId);
-      return Object.fromEntries(rows.map((row) => [row.id, toRequestDetail(row)]));
+      const requests = await workflowRequests(app.db, request.actor);
+      return Object.fromEntries(requests.map((found) => [found.id, found]));
     },
   );
 
   app.get(
     '/requests/:requestId',
     {
+      config: { permission: 'requests:read' },
       schema: operation({
         operationId: 'getRequest',
         tag: TAG,
@@ -107,18 +97,13 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(WorkflowRequestDetail),
       }),
     },
-    async (request) => {
-      const row = await findRequest(app.db, request.workspace.id, request.params.requestId);
-      if (!row || !permits(request.actor, 'requests:read', { ownerId: row.created_by })) {
-        throw notFound('request');
-      }
-      return toRequestDetail(row);
-    },
+    async (request) => workflowRequest(app.db, request.actor, request.params.requestId),
   );
 
   app.post(
     '/requests/projects/:projectId/members/:memberId/role',
     {
+      config: { permission: 'requests:create' },
       schema: operation({
         operationId: 'createRoleChangeRequest',
         tag: TAG,
@@ -131,15 +116,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: RoleChangeRequestCreated,
       }),
     },
-    async (request) => {
-      const actor = request.actor;
-      const { project } = await readableProject(app.db, actor, request.params.projectId);
-      const member = await findMember(app.db, actor.organizationId, project.id, request.params.memberId);
-      if (!member) throw notFound('project member');
-      const { role } = request.body;
-      const row = await create(request, 'roleChange', { projectId: project.id, memberId: member.id, role });
-      return { ...toRequestRecord(row), projectId: project.id, role };
-    },
+    async (request) => createRoleChangeRequest(app.db, request.actor, request.params, request.body.role),
   );
 
   resolveRoute('/requests/:requestId/projects/members/role', 'roleChange', {
@@ -151,6 +128,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/requests/projects/:projectId/members',
     {
+      config: { permission: 'requests:create' },
       schema: operation({
         operationId: 'createAssignmentRequest',
         tag: TAG,
@@ -163,19 +141,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(WorkflowRequest),
       }),
     },
-    async (request) => {
-      const actor = request.actor;
-      const { project } = await readableProject(app.db, actor, request.params.projectId);
-      const { userIds } = request.body;
-      for (const [index, userId] of userIds.entries()) {
-        const user = await findWorkspaceUser(app.db, actor.organizationId, userId);
-        if (!user || fromDbBool(user.archived)) {
-          throw invalid(`/body/userIds/${index}`, 'must name an unarchived user of this workspace');
-        }
-      }
-      const row = await create(request, 'assignment', { projectId: project.id, userIds: [...new Set(userIds)] });
-      return toRequestRecord(row);
-    },
+    async (request) => createAssignmentRequest(app.db, request.actor, request.params.projectId, request.body.userIds),
   );
 
   resolveRoute('/requests/:requestId/projects/members', 'assignment', {
@@ -190,6 +156,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/requests/projects/request-assignment',
     {
+      config: { permission: 'requests:create' },
       schema: operation({
         operationId: 'createProjectAssignmentRequest',
         tag: TAG,
@@ -198,7 +165,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(WorkflowRequest),
       }),
     },
-    async (request) => toRequestRecord(await create(request, 'projectAssignment', {})),
+    async (request) => createProjectAssignmentRequest(app.db, request.actor),
   );
 
   resolveRoute('/requests/:requestId/projects/assign', 'projectAssignment', {
@@ -229,6 +196,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/requests/timesheets/:year/:week/${kind}`,
       {
+        config: { permission: 'requests:create' },
         schema: operation({
           operationId: `createTimesheet${label}Request`,
           tag: TAG,
@@ -245,7 +213,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           errors: { 422: 'year/week is not a real ISO week' },
         }),
       },
-      async (request) => toRequestRecord(await create(request, type, weekOfPath(request.params))),
+      async (request) => createTimesheetRequest(app.db, request.actor, type, request.params),
     );
   }
 

@@ -1,0 +1,75 @@
+import type { Db } from '../../db/database.js';
+import { withConstraintProblems } from '../../db/errors.js';
+import type { Actor } from '../../domain/actor.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
+import { nowIso } from '../../lib/time.js';
+import { deleteMember, findMember, findWorkspaceUser, insertMember, listMembers, updateMember, type MemberChanges, type NewMember } from './repository.js';
+import type { MemberCreate, MemberUpdate, ProjectMember } from './schemas.js';
+import { administeredProject, readableProject } from './service.js';
+
+const unusableUser = () => invalid('/body/userId', 'must name an unarchived user of this workspace');
+
+export async function projectMembers(db: Db, actor: Actor, projectId: string): Promise<ProjectMember[]> {
+  const { project } = await readableProject(db, actor, projectId);
+  return listMembers(db, actor.organizationId, project.id);
+}
+
+export async function projectMember(db: Db, actor: Actor, projectId: string, memberId: string): Promise<ProjectMember> {
+  const { project } = await readableProject(db, actor, projectId);
+  const member = await findMember(db, actor.organizationId, project.id, memberId);
+  if (!member) throw notFound('project member');
+  return member;
+}
+
+/** Adds an unarchived user of the workspace to the project, assigned by the actor. */
+export async function addProjectMember(db: Db, actor: Actor, projectId: string, body: MemberCreate): Promise<ProjectMember> {
+  const { organizationId } = actor;
+  const project = await administeredProject(db, actor, projectId, 'members:write');
+  const user = await findWorkspaceUser(db, organizationId, body.userId);
+  if (!user || user.archived) throw unusableUser();
+  const member: NewMember = {
+    organizationId,
+    projectId: project.id,
+    userId: user.id,
+    role: body.role ?? 'User',
+    assignedBy: actor.userId,
+    title: body.title?.trim() ?? null,
+    notes: body.notes ?? null,
+    tags: body.tags ?? null,
+  };
+  const id = await withConstraintProblems(() => insertMember(db, member, nowIso()), {
+    // project_members_one_per_user decides, also between two concurrent additions.
+    unique: () => conflict('The user is already a member of this project.'),
+    // The user or the project was deleted in the meantime.
+    foreignKey: unusableUser,
+  });
+  return (await findMember(db, organizationId, project.id, id))!;
+}
+
+export async function changeProjectMember(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  memberId: string,
+  body: MemberUpdate,
+): Promise<ProjectMember> {
+  const project = await administeredProject(db, actor, projectId, 'members:write');
+  const member = await findMember(db, actor.organizationId, project.id, memberId);
+  if (!member) throw notFound('project member');
+  const changes: MemberChanges = {};
+  if (body.role !== undefined) changes.role = body.role;
+  if (body.title !== undefined) changes.title = body.title.trim();
+  if (body.notes !== undefined) changes.notes = body.notes;
+  if (body.tags !== undefined) changes.tags = body.tags;
+  // null reads as false.
+  if (body.archived !== undefined) changes.archived = body.archived === true;
+  await updateMember(db, actor.organizationId, member.id, changes);
+  const updated = await findMember(db, actor.organizationId, project.id, member.id);
+  if (!updated) throw notFound('project member');
+  return updated;
+}
+
+export async function removeProjectMember(db: Db, actor: Actor, projectId: string, memberId: string): Promise<void> {
+  const project = await administeredProject(db, actor, projectId, 'members:write');
+  if (!(await deleteMember(db, actor.organizationId, project.id, memberId))) throw notFound('project member');
+}

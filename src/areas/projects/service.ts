@@ -1,0 +1,114 @@
+import type { Buffer } from 'node:buffer';
+import type { Db } from '../../db/database.js';
+import { withConstraintProblems } from '../../db/errors.js';
+import type { Actor } from '../../domain/actor.js';
+import { conflict, forbidden, notFound } from '../../domain/errors.js';
+import { permits, PROJECT_ADMIN_ROLE, readerScope, type Permission } from '../../domain/policy.js';
+import { nowIso } from '../../lib/time.js';
+import {
+  deleteProject,
+  findProject,
+  findProjectWithMembership,
+  insertMember,
+  insertProject,
+  listProjectsJson,
+  updateProject,
+  type ProjectChanges,
+} from './repository.js';
+import { trimmedName } from './rules.js';
+import type { Project, ProjectCreate, ProjectUpdate } from './schemas.js';
+
+const nameTaken = (name: string) => conflict(`A project named "${name}" already exists in this workspace.`);
+
+export interface ProjectAccess {
+  project: Project;
+  /** The actor is a project admin: an unarchived member with role Administrator. */
+  administers: boolean;
+}
+
+/**
+ * The project as the actor may see it (docs/rules.md §5): an admin sees every project of the workspace,
+ * a User those they are an unarchived member of. Anything else, another workspace's id included, is 404.
+ */
+export async function readableProject(db: Db, actor: Actor, projectId: string): Promise<ProjectAccess> {
+  const found = await findProjectWithMembership(db, actor.organizationId, projectId, actor.userId);
+  if (!found) throw notFound('project');
+  const administers = found.memberRole === PROJECT_ADMIN_ROLE;
+  const relation = found.memberId === null ? null : administers ? 'admin' : 'member';
+  if (!(await permits(actor, 'projects:read', { projectRelation: () => relation }))) throw notFound('project');
+  return { project: found.project, administers };
+}
+
+/**
+ * The project when the actor may write what the permission covers, as an admin holding it or as the
+ * project's admin: 404 when they cannot see the project, 403 when they only see it.
+ */
+export async function administeredProject(
+  db: Db,
+  actor: Actor,
+  projectId: string,
+  permission: Extract<Permission, 'projects:update' | 'members:write' | 'rates:revenue'>,
+): Promise<Project> {
+  const access = await readableProject(db, actor, projectId);
+  if (!(await permits(actor, permission, { projectRelation: () => (access.administers ? 'admin' : 'member') }))) {
+    throw forbidden('Only administrators and the project\'s admins may do this.');
+  }
+  return access.project;
+}
+
+/**
+ * GET /projects as the database renders it: every project for a reader who reaches all, otherwise
+ * those the reader is an unarchived member of. Not async: a listing adds no await of its own.
+ */
+export function projectListing(db: Db, actor: Actor): Promise<Buffer | string | null> {
+  const scope = readerScope(actor, 'projects:read');
+  return listProjectsJson(db, actor.organizationId, scope.all ? undefined : scope.userId);
+}
+
+export async function project(db: Db, actor: Actor, projectId: string): Promise<Project> {
+  return (await readableProject(db, actor, projectId)).project;
+}
+
+/** A new project, with its creator as its first member (role Administrator), in one transaction. */
+export async function createProject(db: Db, actor: Actor, body: ProjectCreate): Promise<Project> {
+  const name = trimmedName(body.name);
+  const now = nowIso();
+  const { organizationId, userId } = actor;
+  const id = await withConstraintProblems(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const projectId = await insertProject(
+          trx,
+          organizationId,
+          { name, billable: body.billable ?? false, avatar: body.avatar ?? null, notes: body.notes ?? null },
+          now,
+        );
+        await insertMember(trx, { organizationId, projectId, userId, role: PROJECT_ADMIN_ROLE, assignedBy: userId }, now);
+        return projectId;
+      }),
+    // projects_name_unique decides under concurrency: two creations of one name cannot both commit.
+    { unique: () => nameTaken(name) },
+  );
+  return (await findProject(db, organizationId, id))!;
+}
+
+/** A partial update by an administrator or the project's admin; renaming onto another project's name is 409. */
+export async function changeProject(db: Db, actor: Actor, projectId: string, body: ProjectUpdate): Promise<Project> {
+  const found = await administeredProject(db, actor, projectId, 'projects:update');
+  const changes: ProjectChanges = {};
+  if (body.name !== undefined) changes.name = trimmedName(body.name);
+  if (body.notes !== undefined) changes.notes = body.notes;
+  if (body.billable !== undefined) changes.billable = body.billable;
+  if (body.archived !== undefined) changes.archived = body.archived;
+  if (body.avatar !== undefined) changes.avatar = body.avatar;
+  await withConstraintProblems(() => updateProject(db, actor.organizationId, found.id, changes), {
+    unique: () => nameTaken(changes.name!),
+  });
+  const updated = await findProject(db, actor.organizationId, found.id);
+  if (!updated) throw notFound('project');
+  return updated;
+}
+
+export async function removeProject(db: Db, actor: Actor, projectId: string): Promise<void> {
+  if (!(await deleteProject(db, actor.organizationId, projectId))) throw notFound('project');
+}
