@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { assertActivityWeekOpen } from '../src/areas/timesheets/rules.js';
+import { assertActivityWeekOpen } from '../src/areas/timesheets/service.js';
 import type { Role } from '../src/domain/actor.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 
