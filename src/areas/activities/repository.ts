@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { CompiledQuery, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
@@ -10,7 +10,10 @@ import { lastKeyOf, type ListKey } from './listing.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { Activity } from './schemas.js';
 
-export type ActivityRow = Selectable<ActivitiesTable>;
+type ActivityRow = Selectable<ActivitiesTable>;
+
+/** The fields an update of an activity changes: only those present. */
+export type ActivityChanges = Partial<Pick<Activity, 'name' | 'billable' | 'startedAt' | 'endedAt' | 'projectId'>>;
 
 /** GET /activities: the workspace, the period (canonical UTC instants) and the optional filters. */
 export interface ActivityFilter {
@@ -268,8 +271,9 @@ async function administersAnyProject(db: Db, organizationId: string, userId: str
   return found.length > 0;
 }
 
-export async function findActivity(db: Db, organizationId: string, activityId: string): Promise<ActivityRow | undefined> {
-  return (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
+export async function findActivity(db: Db, organizationId: string, activityId: string): Promise<Activity | undefined> {
+  const row = (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
+  return row && toActivity(row);
 }
 
 const FIND_ACTIVITY_FOR_UPDATE = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ? for update');
@@ -278,14 +282,16 @@ const FIND_ACTIVITY_FOR_UPDATE = fixedStatement<ActivityRow>('select * from acti
  * The activity, its row locked for the rest of the transaction: FOR UPDATE on PostgreSQL; a SQLite
  * transaction holds the file's write lock from its start (see lockRowForWrite), so a plain read.
  */
-export async function findActivityForUpdate(db: Db, organizationId: string, activityId: string): Promise<ActivityRow | undefined> {
+export async function findActivityForUpdate(db: Db, organizationId: string, activityId: string): Promise<Activity | undefined> {
   const statement = dialectOf(db) === 'postgres' ? FIND_ACTIVITY_FOR_UPDATE : FIND_ACTIVITY;
-  return (await statement(db, [activityId, organizationId]))[0];
+  const row = (await statement(db, [activityId, organizationId]))[0];
+  return row && toActivity(row);
 }
 
 /** The user's running timer, if any (activities_one_running_timer: a partial unique index on user_id). */
-export async function findRunningTimer(db: Db, organizationId: string, userId: string): Promise<ActivityRow | undefined> {
-  return (await FIND_RUNNING_TIMER(db, [userId, organizationId]))[0];
+export async function findRunningTimer(db: Db, organizationId: string, userId: string): Promise<Activity | undefined> {
+  const row = (await FIND_RUNNING_TIMER(db, [userId, organizationId]))[0];
+  return row && toActivity(row);
 }
 
 type Timed = Pick<ActivityRow, 'organization_id' | 'user_id' | 'started_at' | 'ended_at'>;
@@ -313,35 +319,33 @@ async function noteLength(db: Db, row: Timed): Promise<void> {
     .execute();
 }
 
-export async function insertActivity(db: Db, row: Insertable<ActivitiesTable>): Promise<void> {
-  const endedAt = row.ended_at ?? null;
+export async function insertActivity(db: Db, organizationId: string, activity: Activity): Promise<void> {
+  const now = nowIso();
   await INSERT_ACTIVITY(db, [
-    row.id,
-    row.organization_id,
-    row.user_id,
-    row.project_id ?? null,
-    row.name,
-    row.billable,
-    row.started_at,
-    endedAt,
-    row.created_at,
-    row.updated_at,
+    activity.id,
+    organizationId,
+    activity.userId,
+    activity.projectId,
+    activity.name,
+    toDbBool(activity.billable),
+    activity.startedAt,
+    activity.endedAt,
+    now,
+    now,
   ]);
-  await noteLength(db, { ...row, ended_at: endedAt });
+  await noteLength(db, { organization_id: organizationId, user_id: activity.userId, started_at: activity.startedAt, ended_at: activity.endedAt });
 }
 
-export async function updateActivity(
-  db: Db,
-  organizationId: string,
-  activityId: string,
-  changes: Updateable<ActivitiesTable>,
-): Promise<void> {
-  const query = db
-    .updateTable('activities')
-    .set({ ...changes, updated_at: nowIso() })
-    .where('id', '=', activityId)
-    .where('organization_id', '=', organizationId);
-  if (changes.started_at === undefined && changes.ended_at === undefined) {
+export async function updateActivity(db: Db, organizationId: string, activityId: string, changes: ActivityChanges): Promise<void> {
+  const set: Updateable<ActivitiesTable> = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.billable !== undefined) set.billable = toDbBool(changes.billable);
+  if (changes.startedAt !== undefined) set.started_at = changes.startedAt;
+  if (changes.endedAt !== undefined) set.ended_at = changes.endedAt;
+  if (changes.projectId !== undefined) set.project_id = changes.projectId;
+  set.updated_at = nowIso();
+  const query = db.updateTable('activities').set(set).where('id', '=', activityId).where('organization_id', '=', organizationId);
+  if (changes.startedAt === undefined && changes.endedAt === undefined) {
     await query.execute();
     return;
   }
@@ -396,7 +400,26 @@ export async function findUserRole(db: Db, organizationId: string, userId: strin
   return row?.role;
 }
 
-export function toActivity(row: Pick<ActivityRow, 'id' | 'user_id' | 'project_id' | 'name' | 'billable' | 'started_at' | 'ended_at'>): Activity {
+/** What booking time on a project needs to know, its flags read as booleans. */
+export interface BookingProject {
+  id: string;
+  archived: boolean;
+  billable: boolean;
+  /** Whether the booking user is an unarchived member of it. */
+  member: boolean;
+}
+
+/**
+ * The projects area's booking row (findProjectForBooking, its flags as the store keeps them) as a
+ * BookingProject: mapped here, where booleans are read, without a call of its own on the hot path.
+ */
+export function bookingProjectOf(
+  row: { id: string; archived: boolean | number; billable: boolean | number; member_id: string | null } | undefined,
+): BookingProject | undefined {
+  return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member: row.member_id !== null };
+}
+
+function toActivity(row: ActivityRow): Activity {
   return {
     id: row.id,
     name: row.name,

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../domain/errors.js';
-import { readerScope } from '../../domain/policy.js';
 import { Empty, operation } from '../../http/schemas.js';
 import { sendRendered } from '../../http/json-answer.js';
-import { listActivitiesJson, toActivity, type ActivityFilter } from './repository.js';
-import { createActivity, deleteActivity, queryInstantOf, updateActivity, visibleActivity } from './rules.js';
+import { createActivity, deleteActivity, listActivities, updateActivity, visibleActivity } from './service.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
 
 const TAG = 'Activities';
@@ -14,6 +11,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/activities',
     {
+      config: { permission: 'activities:read' },
       schema: operation({
         operationId: 'listActivities',
         tag: TAG,
@@ -28,29 +26,13 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: ActivityMap,
       }),
     },
-    async (request, reply) => {
-      const actor = request.actor;
-      const { query } = request;
-      const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
-      if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
-      if (query.to !== undefined) filter.to = queryInstantOf(query.to, '/query/to');
-      if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
-        throw new ApiError('validation', 'from must not be after to.', [
-          { pointer: '/query/from', message: 'must not be after to' },
-        ]);
-      }
-      const entries = await listActivitiesJson(
-        app.db,
-        filter,
-        readerScope(actor, 'activities:read'),
-      );
-      return sendRendered(reply, entries);
-    },
+    async (request, reply) => sendRendered(reply, await listActivities(app.db, request.actor, request.query)),
   );
 
   app.post(
     '/activities',
     {
+      config: { permission: 'activities:write' },
       schema: operation({
         operationId: 'createActivity',
         tag: TAG,
@@ -73,6 +55,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/activities/:activityId',
     {
+      config: { permission: 'activities:read' },
       schema: operation({
         operationId: 'getActivity',
         tag: TAG,
@@ -81,12 +64,13 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Activity),
       }),
     },
-    async (request) => toActivity(await visibleActivity(app.db, request.actor, request.params.activityId)),
+    async (request) => visibleActivity(app.db, request.actor, request.params.activityId),
   );
 
   app.put(
     '/activities/:activityId',
     {
+      config: { permission: 'activities:write' },
       schema: operation({
         operationId: 'updateActivity',
         tag: TAG,
@@ -108,6 +92,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/activities/:activityId',
     {
+      config: { permission: 'activities:write' },
       schema: operation({
         operationId: 'deleteActivity',
         tag: TAG,

@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { insertReceipt, listBillingTransactions, listSubscriptions, updateSubscriptionQuantity } from './repository.js';
-import { assertReceipt, checkoutUrl } from './rules.js';
 import {
   BillingTransaction,
   CheckoutBody,
@@ -14,6 +11,7 @@ import {
   SubscriptionParams,
   SubscriptionUpdate,
 } from './schemas.js';
+import { billingHistory, changeSubscription, checkoutLink, storeReceipt, workspaceSubscriptions } from './service.js';
 
 const TAG = 'Billing';
 const FREE =
@@ -33,7 +31,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator' },
       }),
     },
-    async (request) => listSubscriptions(app.db, request.workspace.id),
+    async (request) => workspaceSubscriptions(app.db, request.actor),
   );
 
   app.put(
@@ -52,13 +50,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const updated = await updateSubscriptionQuantity(
-        app.db,
-        request.workspace.id,
-        request.params.subscriptionId,
-        request.body.quantity,
-      );
-      if (!updated) throw notFound('subscription');
+      await changeSubscription(app.db, request.actor, request.params.subscriptionId, request.body);
       return {};
     },
   );
@@ -81,9 +73,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator' },
       }),
     },
-    async (request) => ({
-      url: checkoutUrl(app.config, request.workspace.domain, request.body.product, request.body.quantity),
-    }),
+    async (request) => checkoutLink(app.config, request.workspace, request.body),
   );
 
   app.get(
@@ -99,7 +89,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator' },
       }),
     },
-    async (request) => listBillingTransactions(app.db, request.workspace.id),
+    async (request) => billingHistory(app.db, request.actor),
   );
 
   app.post(
@@ -120,12 +110,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      assertReceipt(request.body.receiptBase64);
-      await insertReceipt(app.db, {
-        organizationId: request.workspace.id,
-        userId: request.actor.userId,
-        receipt: request.body.receiptBase64,
-      });
+      await storeReceipt(app.db, request.actor, request.body);
       return { ok: true };
     },
   );

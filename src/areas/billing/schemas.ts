@@ -40,17 +40,20 @@ export const CheckoutLink = Type.Object(
   { url: Type.String({ format: 'uri' }) },
   { $id: 'CheckoutLink', title: 'CheckoutLink' },
 );
+export type CheckoutLink = Static<typeof CheckoutLink>;
 
 export const SubscriptionParams = Type.Object({ subscriptionId: Id });
 
 export const SubscriptionUpdate = Type.Object({
   quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, description: 'Seats; a whole number ≥ 1' }),
 });
+export type SubscriptionUpdate = Static<typeof SubscriptionUpdate>;
 
 export const CheckoutBody = Type.Object({
   product: Type.Integer({ minimum: 1, maximum: MAX_PRODUCT, description: 'Product number; a whole number ≥ 1' }),
   quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, description: 'Seats; a whole number ≥ 1' }),
 });
+export type CheckoutBody = Static<typeof CheckoutBody>;
 
 export const ReceiptBody = Type.Object({
   receiptBase64: Type.String({
@@ -58,5 +61,6 @@ export const ReceiptBody = Type.Object({
     description: 'An app-store receipt in canonical base64 (RFC 4648 §4: standard alphabet, padded, no whitespace); not empty',
   }),
 });
+export type ReceiptBody = Static<typeof ReceiptBody>;
 
 export const ReceiptResult = Type.Object({ ok: Type.Boolean() });

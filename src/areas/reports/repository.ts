@@ -2,10 +2,8 @@ import type { Db } from '../../db/database.js';
 import { fromJson, toJson } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
+import type { ReportDefinition } from './rules.js';
 import type { Report } from './schemas.js';
-
-/** Every field of a report but its id, owner and name: kept as one JSON document. */
-export type ReportDefinition = Omit<Report, 'id' | 'userId' | 'name'>;
 
 interface ReportRow {
   id: string;

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { lockRowForWrite } from '../../db/locks.js';
-import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { deleteReport, findReport, insertReport, listReports, updateReport } from './repository.js';
-import { newReportFields, updatedReportFields } from './rules.js';
 import { Report, ReportCreate, ReportMap, ReportParams, ReportUpdate } from './schemas.js';
+import { changeReport, createReport, ownReport, ownReports, removeReport } from './service.js';
 
 const TAG = 'Reports';
 const OWNER_ONLY = 'Reports are their owner\'s only: another user\'s report is 404 for everyone, administrators included.';
@@ -21,6 +18,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reports',
     {
+      config: { permission: 'reports:manage' },
       schema: operation({
         operationId: 'listReports',
         tag: TAG,
@@ -30,7 +28,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const reports = await listReports(app.db, request.workspace.id, request.actor.userId);
+      const reports = await ownReports(app.db, request.actor);
       return Object.fromEntries(reports.map((report) => [report.id, report]));
     },
   );
@@ -38,6 +36,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reports',
     {
+      config: { permission: 'reports:manage' },
       schema: operation({
         operationId: 'createReport',
         tag: TAG,
@@ -48,18 +47,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 422: 'Bad enumeration value, start not before end, unknown selected project or member' },
       }),
     },
-    async (request) => {
-      const { id: organizationId } = request.workspace;
-      const userId = request.actor.userId;
-      const { name, definition } = await newReportFields(app.db, organizationId, request.body);
-      const id = await insertReport(app.db, { organizationId, userId, name, definition });
-      return (await findReport(app.db, organizationId, userId, id))!;
-    },
+    async (request) => createReport(app.db, request.actor, request.body),
   );
 
   app.get(
     '/reports/:reportId',
     {
+      config: { permission: 'reports:manage' },
       schema: operation({
         operationId: 'getReport',
         tag: TAG,
@@ -69,16 +63,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Report),
       }),
     },
-    async (request) => {
-      const report = await findReport(app.db, request.workspace.id, request.actor.userId, request.params.reportId);
-      if (!report) throw notFound('report');
-      return report;
-    },
+    async (request) => ownReport(app.db, request.actor, request.params.reportId),
   );
 
   app.put(
     '/reports/:reportId',
     {
+      config: { permission: 'reports:manage' },
       schema: operation({
         operationId: 'updateReport',
         tag: TAG,
@@ -90,25 +81,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 422: 'Bad enumeration value, start not before end, unknown selected project or member' },
       }),
     },
-    async (request) => {
-      const { id: organizationId } = request.workspace;
-      const userId = request.actor.userId;
-      const { reportId } = request.params;
-      return app.db.transaction().execute(async (trx) => {
-        // Serializes the owner's concurrent changes, so no merge loses another's fields.
-        await lockRowForWrite(trx, 'users', userId);
-        const current = await findReport(trx, organizationId, userId, reportId);
-        if (!current) throw notFound('report');
-        const { name, definition } = await updatedReportFields(trx, organizationId, current, request.body);
-        await updateReport(trx, reportId, name, definition);
-        return (await findReport(trx, organizationId, userId, reportId))!;
-      });
-    },
+    async (request) => changeReport(app.db, request.actor, request.params.reportId, request.body),
   );
 
   app.delete(
     '/reports/:reportId',
     {
+      config: { permission: 'reports:manage' },
       schema: operation({
         operationId: 'deleteReport',
         tag: TAG,
@@ -119,10 +98,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const { id: organizationId } = request.workspace;
-      const report = await findReport(app.db, organizationId, request.actor.userId, request.params.reportId);
-      if (!report) throw notFound('report');
-      await deleteReport(app.db, report.id);
+      await removeReport(app.db, request.actor, request.params.reportId);
       return {};
     },
   );

@@ -1,9 +1,10 @@
-import type { Db } from '../../db/database.js';
 import { invalid } from '../../domain/errors.js';
 import { cleanName } from '../../lib/names.js';
 import { toUtcIso } from '../../lib/time.js';
-import { existingMemberIds, existingProjectIds, type ReportDefinition } from './repository.js';
 import type { Report, ReportCreate, ReportUpdate } from './schemas.js';
+
+/** Every field of a report but its id, owner and name: kept as one JSON document. */
+export type ReportDefinition = Omit<Report, 'id' | 'userId' | 'name'>;
 
 /** What a new report starts with for every field the create body leaves out (documented on the operation). */
 const DEFAULTS = {
@@ -18,14 +19,14 @@ const DEFAULTS = {
   overrides: [],
 } satisfies Partial<ReportDefinition>;
 
-type Body = ReportCreate | ReportUpdate;
+export type ReportBody = ReportCreate | ReportUpdate;
 
 /** Only the three documented keys of each override are kept (bodies are open objects). */
-const cleanOverrides = (overrides: NonNullable<Body['overrides']>) =>
+const cleanOverrides = (overrides: NonNullable<ReportBody['overrides']>) =>
   overrides.map(({ column, hint, label }) => ({ column, hint, label }));
 
 /** A report's stored fields with the given ones applied; unknown and server-owned fields never get in. */
-function applyFields(current: ReportDefinition, body: Body, acceptsPinned: boolean): ReportDefinition {
+function applyFields(current: ReportDefinition, body: ReportBody, acceptsPinned: boolean): ReportDefinition {
   const next: ReportDefinition = { ...current };
   if (body.period !== undefined) next.period = body.period;
   if (body.start !== undefined) next.start = instant(body.start, '/body/start');
@@ -51,31 +52,14 @@ function instant(text: string, pointer: string): string {
   return iso;
 }
 
-/**
- * Checks the references of a definition against the workspace: every selected project and member
- * must exist (422 pointing at the first that does not). Only ids the body sends are checked.
- */
-async function assertReferences(db: Db, organizationId: string, body: Body): Promise<void> {
-  if (body.selectedProjects) {
-    const found = await existingProjectIds(db, organizationId, body.selectedProjects);
-    const missing = body.selectedProjects.findIndex((id) => !found.has(id));
-    if (missing >= 0) throw invalid(`/body/selectedProjects/${missing}`, 'is not a project of this workspace');
-  }
-  if (body.selectedProjectMembers) {
-    const found = await existingMemberIds(db, organizationId, body.selectedProjectMembers);
-    const missing = body.selectedProjectMembers.findIndex((id) => !found.has(id));
-    if (missing >= 0) throw invalid(`/body/selectedProjectMembers/${missing}`, 'is not a project member of this workspace');
-  }
-}
-
-function assertStartBeforeEnd(definition: ReportDefinition, body: Body): void {
+function assertStartBeforeEnd(definition: ReportDefinition, body: ReportBody): void {
   if (definition.start >= definition.end) {
     throw invalid(body.end !== undefined ? '/body/end' : '/body/start', 'end must be after start');
   }
 }
 
-/** The checked name and definition of a new report. */
-export async function newReportFields(db: Db, organizationId: string, body: ReportCreate) {
+/** The checked name and definition of a new report (its references are checked against the workspace apart). */
+export function newReportFields(body: ReportCreate): { name: string; definition: ReportDefinition } {
   const name = cleanName(body.name, '/body/name');
   const definition = applyFields(
     { ...DEFAULTS, period: body.period, start: '', end: '', dimensions: [], metrics: [] },
@@ -83,16 +67,14 @@ export async function newReportFields(db: Db, organizationId: string, body: Repo
     false,
   );
   assertStartBeforeEnd(definition, body);
-  await assertReferences(db, organizationId, body);
   return { name, definition };
 }
 
 /** The checked name and definition of a report after an update (fields left out keep their values). */
-export async function updatedReportFields(db: Db, organizationId: string, current: Report, body: ReportUpdate) {
+export function updatedReportFields(current: Report, body: ReportUpdate): { name: string; definition: ReportDefinition } {
   const { id: _id, userId: _userId, name: currentName, ...definition } = current;
   const name = body.name !== undefined ? cleanName(body.name, '/body/name') : currentName;
   const next = applyFields(definition, body, true);
   assertStartBeforeEnd(next, body);
-  await assertReferences(db, organizationId, body);
   return { name, definition: next };
 }

@@ -4,4 +4,4 @@ import { TimesheetLock } from './schemas.js';
 
 export const timesheetsArea: Area = { name: 'timesheets', routes: timesheetRoutes, schemas: [TimesheetLock] };
 
-export { assertActivityWeekOpen, unlockWeek } from './rules.js';
+export { assertActivityWeekOpen, unlockWeek } from './service.js';

@@ -7,19 +7,10 @@ import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import type { IsoWeek } from '../../lib/iso-weeks.js';
+import type { LockSettings } from './rules.js';
 import type { TimesheetLock } from './schemas.js';
 
-export type LockRow = Selectable<TimesheetLocksTable>;
-
-/** What the lock rule needs from the organization. */
-export interface LockSettings {
-  enabled: boolean;
-  /** lockingTimesheets.timeZone, else the organization's timeZone, else UTC. */
-  timeZone: string;
-  unlockDuration: number;
-  /** The last week the automatic lock recorded, if any. */
-  locked: IsoWeek | null;
-}
+type LockRow = Selectable<TimesheetLocksTable>;
 
 export async function findLockSettings(db: Db, organizationId: string): Promise<LockSettings> {
   const [row] = await FIND_LOCK_SETTINGS(db, [organizationId]);
@@ -60,6 +51,7 @@ const FIND_LOCK_CONTEXT = fixedStatement<LockSettingsRow & { user_has_locks: boo
   `select ${LOCK_SETTINGS_COLUMNS}, exists (select 1 from timesheet_locks where user_id = ?) as user_has_locks from organizations where id = ?`,
 );
 
+/** Records the automatic lock's week on the organization row (a table the workspace area owns; only this writes those columns). */
 export async function recordAutoLock(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
   await db
     .updateTable('organizations')
@@ -76,7 +68,7 @@ export async function recordAutoLock(db: Db, organizationId: string, week: IsoWe
 export async function upsertLock(
   db: Db,
   lock: { organizationId: string; userId: string; week: IsoWeek; unlockedTo: string | null },
-): Promise<LockRow> {
+): Promise<TimesheetLock> {
   const now = nowIso();
   await db
     .insertInto('timesheet_locks')
@@ -101,8 +93,9 @@ export async function upsertLock(
 }
 
 /** The lock record of one user and week (the timesheet_locks_one_per_week index). */
-export async function findLockOfWeek(db: Db, userId: string, week: IsoWeek): Promise<LockRow | undefined> {
-  return (await FIND_LOCK_OF_WEEK(db, [userId, week.year, week.week]))[0];
+export async function findLockOfWeek(db: Db, userId: string, week: IsoWeek): Promise<TimesheetLock | undefined> {
+  const row = (await FIND_LOCK_OF_WEEK(db, [userId, week.year, week.week]))[0];
+  return row && toLock(row);
 }
 
 const FIND_LOCK_OF_WEEK = fixedStatement<LockRow>('select * from timesheet_locks where user_id = ? and year = ? and week = ?');
@@ -119,11 +112,11 @@ export async function deleteLock(db: Db, organizationId: string, lockId: string)
 export async function listLocks(
   db: Db,
   filter: { organizationId: string; userId?: string; year?: number },
-): Promise<LockRow[]> {
+): Promise<TimesheetLock[]> {
   let query = db.selectFrom('timesheet_locks').selectAll().where('organization_id', '=', filter.organizationId);
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.year !== undefined) query = query.where('year', '=', filter.year);
-  return query.orderBy('created_at').orderBy('id').execute();
+  return (await query.orderBy('created_at').orderBy('id').execute()).map(toLock);
 }
 
 /** A user of the workspace (archived or not): locks may be set for any of them. */
@@ -162,7 +155,7 @@ export async function activeUsersWithPreferences(db: Db, organizationId: string)
     }));
 }
 
-export function toLock(row: LockRow): TimesheetLock {
+function toLock(row: LockRow): TimesheetLock {
   return {
     id: row.id,
     userId: row.user_id,

@@ -1,34 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { workspaceUrl } from '../../config.js';
-import { lockRowForWrite } from '../../db/locks.js';
-import { invalid, notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { toUtcIso } from '../../lib/time.js';
-import { enqueueMessage } from '../mail/index.js';
-import { getOrganization, Organization } from '../workspace/index.js';
-import {
-  activeUsersWithPreferences,
-  deleteLock,
-  findLockSettings,
-  listLocks,
-  recordAutoLock,
-  toLock,
-  upsertLock,
-  userExists,
-} from './repository.js';
-import { weekOfNextAutoLock, weekToAutoLock } from './rules.js';
+import { Organization } from '../workspace/index.js';
 import { LockCreate, LockParams, LocksQuery, NullAnswer, ReasonBody, TimesheetLock, TimesheetLockMap } from './schemas.js';
-import { assertRealWeek, datesOfWeek } from '../../lib/iso-weeks.js';
+import { lockWeek, removeLock, runAutoLock, sendTimesheetReminders, workspaceLocks } from './service.js';
 
 const TAG = 'Timesheets';
 const ADMINS_ONLY = { 403: 'Not an administrator' } as const;
-
-/** `notifications.timesheetReminder.email` of a preferences document: only an explicit false turns it off. */
-function wantsReminderMail(preferences: Record<string, unknown>): boolean {
-  const notifications = preferences.notifications as Record<string, { email?: unknown } | undefined> | undefined;
-  return notifications?.timesheetReminder?.email !== false;
-}
 
 export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
@@ -51,15 +29,9 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const organizationId = request.workspace.id;
-      return app.db.transaction().execute(async (trx) => {
-        // Serializes concurrent runs: each reads the recorded week the previous one wrote.
-        await lockRowForWrite(trx, 'organizations', organizationId);
-        const week = weekToAutoLock(await findLockSettings(trx, organizationId));
-        if (week) await recordAutoLock(trx, organizationId, week);
-        request.log.info({ reason: request.body.reason, locked: week }, 'timesheet auto-lock evaluated');
-        return getOrganization(trx, organizationId);
-      });
+      const { organization, locked } = await runAutoLock(app.db, request.actor);
+      request.log.info({ reason: request.body.reason, locked }, 'timesheet auto-lock evaluated');
+      return organization;
     },
   );
 
@@ -81,29 +53,7 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: ADMINS_ONLY,
       }),
     },
-    async (request) => {
-      const { body } = request;
-      const organizationId = request.workspace.id;
-      assertRealWeek(body.year, body.week, { year: '/body/year', week: '/body/week' });
-      let unlockedTo: string | null = null;
-      if (body.unlockedTo !== undefined && body.unlockedTo !== null) {
-        unlockedTo = toUtcIso(body.unlockedTo);
-        if (unlockedTo === null) throw invalid('/body/unlockedTo', 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)');
-      }
-      return app.db.transaction().execute(async (trx) => {
-        // Holds the user row, so the user cannot be deleted between the check and the write.
-        if (!(await userExists(trx, organizationId, body.userId)) || !(await lockRowForWrite(trx, 'users', body.userId))) {
-          throw invalid('/body/userId', 'must name a user of this workspace');
-        }
-        const row = await upsertLock(trx, {
-          organizationId,
-          userId: body.userId,
-          week: { year: body.year, week: body.week },
-          unlockedTo,
-        });
-        return toLock(row);
-      });
-    },
+    async (request) => lockWeek(app.db, request.actor, request.body),
   );
 
   app.delete(
@@ -122,7 +72,7 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      if (!(await deleteLock(app.db, request.workspace.id, request.params.lockId))) throw notFound('timesheet lock');
+      await removeLock(app.db, request.actor, request.params.lockId);
       return {};
     },
   );
@@ -143,14 +93,8 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const { userId, year } = request.query;
-      if (year !== undefined && !/^\d{4}$/.test(year)) throw invalid('/query/year', 'must be a four-digit year');
-      const rows = await listLocks(app.db, {
-        organizationId: request.workspace.id,
-        ...(userId !== undefined ? { userId } : {}),
-        ...(year !== undefined ? { year: Number(year) } : {}),
-      });
-      return Object.fromEntries(rows.map((row) => [row.id, toLock(row)]));
+      const locks = await workspaceLocks(app.db, request.actor, request.query);
+      return Object.fromEntries(locks.map((lock) => [lock.id, lock]));
     },
   );
 
@@ -174,28 +118,8 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const organizationId = request.workspace.id;
-      const link = workspaceUrl(app.config, request.workspace.domain);
-      await app.db.transaction().execute(async (trx) => {
-        const week = weekOfNextAutoLock(await findLockSettings(trx, organizationId));
-        const { monday, sunday } = datesOfWeek(week);
-        let count = 0;
-        for (const user of await activeUsersWithPreferences(trx, organizationId)) {
-          if (!wantsReminderMail(user.preferences)) continue;
-          await enqueueMessage(trx, {
-            organizationId,
-            to: user.email,
-            kind: 'timesheetReminder',
-            subject: `Please complete your timesheet for week ${week.week} of ${week.year}`,
-            body:
-              `Hello${user.name ? ` ${user.name}` : ''},\n\n` +
-              `week ${week.week} of ${week.year} (${monday} to ${sunday}) will soon be locked in workspace ` +
-              `"${request.workspace.domain}". Please check that your time for that week is complete:\n\n${link}\n`,
-          });
-          count++;
-        }
-        request.log.info({ reason: request.body.reason, week, messages: count }, 'timesheet reminders written');
-      });
+      const { week, messages } = await sendTimesheetReminders(app.db, request.actor, request.workspace, app.config);
+      request.log.info({ reason: request.body.reason, week, messages }, 'timesheet reminders written');
       return reply.send(null);
     },
   );

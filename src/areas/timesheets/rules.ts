@@ -1,53 +1,33 @@
-import type { Db } from '../../db/database.js';
-import { ApiError } from '../../domain/errors.js';
-import type { Role } from '../../domain/actor.js';
-import { holds } from '../../domain/policy.js';
-import { addHours, nowIso } from '../../lib/time.js';
-import { findLockContext, findLockOfWeek, findLockSettings, upsertLock, type LockSettings } from './repository.js';
-import { compareWeeks, lastElapsedWeek, nextWeek, weekOf, type IsoWeek } from '../../lib/iso-weeks.js';
+import { ApiError, invalid } from '../../domain/errors.js';
+import { compareWeeks, lastElapsedWeek, nextWeek, type IsoWeek } from '../../lib/iso-weeks.js';
+import { toUtcIso } from '../../lib/time.js';
 
-export interface ActivityTime {
-  organizationId: string;
-  /** The activity's user: whose timesheet week it is. */
-  userId: string;
-  /** The role of whoever makes the change: administrators are never held by locks. */
-  role: Role;
-  /** The activity's startedAt (old or new), canonical UTC ISO. */
-  startedAt: string;
+/** What the lock rule needs from the organization. */
+export interface LockSettings {
+  enabled: boolean;
+  /** lockingTimesheets.timeZone, else the organization's timeZone, else UTC. */
+  timeZone: string;
+  unlockDuration: number;
+  /** The last week the automatic lock recorded, if any. */
+  locked: IsoWeek | null;
 }
 
 /**
- * The timesheet lock rule (decisions §6), the one place it lives. The week of an activity is the
- * ISO week of its startedAt in the lock time zone (lockingTimesheets.timeZone, else the
- * organization's timeZone, else UTC): 23:30 on a Sunday in Europe/Berlin belongs to that Sunday's
- * week although it is still Sunday in UTC. The week is locked for the user when automatic locking
- * is enabled and the week is at or before the recorded lockingTimesheets year/week, or when a lock
- * record exists for the user and week; either way it is open while that record's unlockedTo is in
- * the future. Administrators are never held. A locked week is 423 `timesheet-locked`.
- *
- * Call it inside the transaction of the write, once for the old and once for the new startedAt.
+ * Whether a week is locked for anyone the lock rule holds (docs/rules.md §6): its lock record locks it
+ * unless the record's unlockedTo is still ahead of `now`; without a record, the automatic lock locks
+ * every week at or before the recorded one while locking is enabled.
  */
-export async function assertActivityWeekOpen(db: Db, time: ActivityTime): Promise<void> {
-  if (holds(time.role, 'timesheets:write-locked')) return;
-  const settings = await findLockContext(db, time.organizationId, time.userId);
-  const autoLocked = settings.enabled && settings.locked !== null;
-  if (!autoLocked && !settings.userHasLocks) return; // no week of this user can be locked
-  const week = weekOf(time.startedAt, settings.timeZone);
-  if (await isWeekLocked(db, settings, time.userId, week, settings.userHasLocks)) {
-    throw new ApiError(
-      'timesheet-locked',
-      `Week ${week.week} of ${week.year} is locked: ask an administrator to unlock it (POST /requests/timesheets/${week.year}/${week.week}/unlock).`,
-    );
-  }
-}
-
-/** Whether one user's week is locked now (for anyone the lock rule holds); `userHasLocks: false` skips reading a record. */
-export async function isWeekLocked(db: Db, settings: LockSettings, userId: string, week: IsoWeek, userHasLocks = true): Promise<boolean> {
-  const record = userHasLocks ? await findLockOfWeek(db, userId, week) : undefined;
-  if (record && record.unlocked_to !== null && record.unlocked_to > nowIso()) return false;
+export function isLockedBy(settings: LockSettings, week: IsoWeek, record: { unlockedTo: string | null } | undefined, now: string): boolean {
+  if (record && record.unlockedTo !== null && record.unlockedTo > now) return false;
   if (record) return true;
   return settings.enabled && settings.locked !== null && compareWeeks(week, settings.locked) <= 0;
 }
+
+export const weekLocked = (week: IsoWeek) =>
+  new ApiError(
+    'timesheet-locked',
+    `Week ${week.week} of ${week.year} is locked: ask an administrator to unlock it (POST /requests/timesheets/${week.year}/${week.week}/unlock).`,
+  );
 
 /**
  * What PUT /timesheets/auto-lock records: the last fully elapsed week in the lock time zone, when
@@ -71,16 +51,41 @@ export function weekOfNextAutoLock(settings: LockSettings, now: Date = new Date(
   return settings.locked === null || compareWeeks(settings.locked, last) < 0 ? last : nextWeek(settings.locked);
 }
 
-/**
- * Opens one user's week until now + the workspace's unlockDuration hours, creating the lock record
- * when there is none (a resolved unlock request). Runs in the caller's transaction.
- */
-export async function unlockWeek(trx: Db, unlock: { organizationId: string; userId: string; week: IsoWeek; now: string }): Promise<void> {
-  const { unlockDuration } = await findLockSettings(trx, unlock.organizationId);
-  await upsertLock(trx, {
-    organizationId: unlock.organizationId,
-    userId: unlock.userId,
-    week: unlock.week,
-    unlockedTo: addHours(unlock.now, unlockDuration),
-  });
+/** A lock's unlockedTo in canonical UTC form (absent or null: none), or 422. */
+export function unlockedToOf(text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  const unlockedTo = toUtcIso(text);
+  if (unlockedTo === null) throw invalid('/body/unlockedTo', 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm)');
+  return unlockedTo;
+}
+
+/** The `year` filter of GET /timesheets/locks: four digits, else 422. */
+export function yearFilterOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{4}$/.test(text)) throw invalid('/query/year', 'must be a four-digit year');
+  return Number(text);
+}
+
+export const unknownUser = () => invalid('/body/userId', 'must name a user of this workspace');
+
+/** `notifications.timesheetReminder.email` of a preferences document: only an explicit false turns it off. */
+export function wantsReminderMail(preferences: Record<string, unknown>): boolean {
+  const notifications = preferences.notifications as Record<string, { email?: unknown } | undefined> | undefined;
+  return notifications?.timesheetReminder?.email !== false;
+}
+
+/** The reminder one user gets for the week the next automatic lock closes. */
+export function reminderOf(
+  week: IsoWeek,
+  dates: { monday: string; sunday: string },
+  user: { name: string | null },
+  workspace: { domain: string; link: string },
+): { subject: string; body: string } {
+  return {
+    subject: `Please complete your timesheet for week ${week.week} of ${week.year}`,
+    body:
+      `Hello${user.name ? ` ${user.name}` : ''},\n\n` +
+      `week ${week.week} of ${week.year} (${dates.monday} to ${dates.sunday}) will soon be locked in workspace ` +
+      `"${workspace.domain}". Please check that your time for that week is complete:\n\n${workspace.link}\n`,
+  };
 }

@@ -33,6 +33,7 @@ export const LocksQuery = Type.Object({
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s locks' })),
   year: Type.Optional(Type.String({ maxLength: 4, description: 'Only locks of this ISO week-numbering year (four digits)' })),
 });
+export type LocksQuery = Static<typeof LocksQuery>;
 
 export const ReasonBody = Type.Object({
   reason: Type.String({ maxLength: 1000, description: 'Why the flow runs (kept in the server log)' }),

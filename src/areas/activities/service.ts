@@ -1,0 +1,233 @@
+import type { Buffer } from 'node:buffer';
+import type { Db, Trx } from '../../db/database.js';
+import { isUniqueViolation, withConstraintProblems } from '../../db/errors.js';
+import type { Actor, Role } from '../../domain/actor.js';
+import { notFound } from '../../domain/errors.js';
+import { permits, readerScope } from '../../domain/policy.js';
+import { newId } from '../../lib/ids.js';
+import { findProjectForBooking } from '../projects/index.js';
+import { assertActivityWeekOpen } from '../timesheets/index.js';
+import {
+  administersProject,
+  bookingProjectOf,
+  closeTimer,
+  deleteActivity as deleteActivityRow,
+  findActivity,
+  findActivityForUpdate,
+  findRunningTimer,
+  findUserRole,
+  insertActivity,
+  listActivitiesJson,
+  updateActivity as updateActivityRow,
+  type ActivityChanges,
+  type ActivityFilter,
+  type BookingProject,
+} from './repository.js';
+import {
+  anotherTimerRuns,
+  assertPeriod,
+  changesOfFields,
+  isBookable,
+  nameOf,
+  onlyOwnerChanges,
+  queryInstantOf,
+  timersStartedTogether,
+  timesOfNew,
+  unbookableProject,
+} from './rules.js';
+import type { Activity, ActivityCreate, ActivityQuery, ActivityUpdate } from './schemas.js';
+
+/** One write of one activity, described before it is made. */
+export type ActivityChange =
+  | { kind: 'create'; activity: Activity }
+  | { kind: 'update'; before: Activity; changes: ActivityChanges }
+  | { kind: 'delete'; before: Activity };
+
+/**
+ * The only way an activity is written: creation, update and deletion all pass here, inside the
+ * caller's transaction, so a rule about the time being written (such as a locked timesheet week,
+ * for the old and the new startedAt) has exactly one place to live.
+ *
+ * One running timer per user: a new timer first closes the owner's running one at the new startedAt,
+ * or at the running one's own startedAt when that is later; reopening an activity while another
+ * timer of its owner runs is 409. The partial unique index activities_one_running_timer backs both
+ * under concurrency: a racing second timer makes the insert or update fail with a unique violation.
+ */
+export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role'>): Promise<void> {
+  const { organizationId } = actor;
+  await assertWeeksOpen(trx, change, actor);
+  switch (change.kind) {
+    case 'create': {
+      const { activity } = change;
+      if (activity.endedAt === null) {
+        const running = await findRunningTimer(trx, organizationId, activity.userId);
+        if (running) {
+          const closeAt = running.startedAt > activity.startedAt ? running.startedAt : activity.startedAt;
+          await closeTimer(trx, organizationId, running.id, closeAt);
+        }
+      }
+      await insertActivity(trx, organizationId, activity);
+      return;
+    }
+    case 'update': {
+      const { before, changes } = change;
+      if (changes.endedAt === null && before.endedAt !== null) {
+        const running = await findRunningTimer(trx, organizationId, before.userId);
+        if (running) throw anotherTimerRuns();
+      }
+      await updateActivityRow(trx, organizationId, before.id, changes);
+      return;
+    }
+    case 'delete':
+      await deleteActivityRow(trx, organizationId, change.before.id);
+      return;
+  }
+}
+
+/**
+ * Timesheet locks (docs/rules.md §6): the week of the old and of the new startedAt must be open for
+ * the activity's user, unless an administrator writes (423 timesheet-locked otherwise). A running
+ * timer that a new one closes is not checked: closing it is the one-running-timer rule, not an edit.
+ */
+async function assertWeeksOpen(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role'>): Promise<void> {
+  const activity = change.kind === 'create' ? change.activity : change.before;
+  const starts = new Set([activity.startedAt]);
+  if (change.kind === 'update' && change.changes.startedAt !== undefined) starts.add(change.changes.startedAt);
+  for (const startedAt of starts) {
+    await assertActivityWeekOpen(trx, { organizationId: actor.organizationId, userId: activity.userId, role: actor.role, startedAt });
+  }
+}
+
+/** The project an activity of this owner may be booked on (see isBookable); 422 at /body/projectId otherwise. */
+async function bookableProject(trx: Trx, organizationId: string, owner: { userId: string; role: Role }, projectId: string): Promise<BookingProject> {
+  const found = bookingProjectOf(await findProjectForBooking(trx, organizationId, projectId, owner.userId));
+  if (!found || !isBookable(found, owner)) throw unbookableProject();
+  return found;
+}
+
+/**
+ * Runs a write once more when it lost a race on the one-running-timer index; a second loss is 409.
+ * It recognises the unique violation itself, since the first one means "run again", not a problem.
+ */
+async function retryOnTimerRace<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return withConstraintProblems(attempt, { unique: timersStartedTogether });
+}
+
+/**
+ * Creates an activity for the actor (never for anyone else). A running timer when `pending` is
+ * true and endedAt is absent or null; otherwise endedAt is required and may not be before startedAt.
+ *
+ * Two timers started at once by one user: the loser's insert hits the one-running-timer index, and
+ * the whole close-and-open runs once more, now closing the winner's timer, exactly as if the two
+ * requests had come one after the other. Both succeed and one timer runs.
+ */
+export async function createActivity(db: Db, actor: Actor, body: ActivityCreate): Promise<Activity> {
+  const { startedAt, endedAt } = timesOfNew(body);
+  const name = nameOf(body.name);
+  const { projectId } = body;
+  const id = newId();
+  // The project is read inside the write's transaction: a creation is one transaction (on SQLite, one savepoint of a batch).
+  const create = () =>
+    db.transaction().execute(async (trx) => {
+      const project = projectId == null ? undefined : await bookableProject(trx, actor.organizationId, actor, projectId);
+      const activity: Activity = {
+        id,
+        name,
+        billable: body.billable ?? project?.billable ?? false,
+        startedAt,
+        endedAt,
+        projectId: project?.id ?? null,
+        userId: actor.userId,
+      };
+      await writeActivity(trx, { kind: 'create', activity }, actor);
+      return activity;
+    });
+  return await (endedAt === null ? retryOnTimerRace(create) : create());
+}
+
+/**
+ * The activity when the actor may see it (docs/rules.md §5): an admin sees every activity of the
+ * workspace; a User their own and those on projects they are a project admin of. Otherwise 404.
+ */
+export async function visibleActivity(db: Db, actor: Actor, activityId: string): Promise<Activity> {
+  return visible(db, actor, await findActivity(db, actor.organizationId, activityId));
+}
+
+async function visible(db: Db, actor: Actor, activity: Activity | undefined): Promise<Activity> {
+  if (!activity) throw notFound('activity');
+  const { projectId } = activity;
+  const projectRelation = () =>
+    projectId === null ? null : administersProject(db, actor.userId, projectId).then((yes) => (yes ? ('admin' as const) : null));
+  if (await permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation })) return activity;
+  throw notFound('activity');
+}
+
+/**
+ * The activity when the actor may change it: the owner or an admin (a project admin who only sees
+ * it: 403). Read inside the write's transaction with its row locked: a concurrent change of the same
+ * activity waits, then is validated against this one's result, never against the row as it was
+ * before (two updates each valid alone could otherwise leave endedAt before startedAt).
+ */
+async function lockedChangeableActivity(trx: Trx, actor: Actor, activityId: string): Promise<Activity> {
+  const activity = await visible(trx, actor, await findActivityForUpdate(trx, actor.organizationId, activityId));
+  if (!permits(actor, 'activities:write', { ownerId: activity.userId })) throw onlyOwnerChanges();
+  return activity;
+}
+
+/**
+ * Applies any subset of name, startedAt, endedAt, billable and projectId. endedAt closes a running
+ * timer; endedAt null reopens the activity as its owner's timer (409 when another runs). A new
+ * projectId must be bookable by the activity's owner; billable is left as it is unless given.
+ */
+export function updateActivity(db: Db, actor: Actor, activityId: string, body: ActivityUpdate): Promise<Activity> {
+  return withConstraintProblems(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const before = await lockedChangeableActivity(trx, actor, activityId);
+        const changes = await changesOf(trx, actor, before, body);
+        await writeActivity(trx, { kind: 'update', before, changes }, actor);
+        return { ...before, ...changes };
+      }),
+    // Another timer of the owner started between the check and the update.
+    { unique: anotherTimerRuns },
+  );
+}
+
+/** What an update body changes, a new project included (bookable by the activity's owner, 422 otherwise). */
+async function changesOf(trx: Trx, actor: Actor, before: Activity, body: ActivityUpdate): Promise<ActivityChanges> {
+  const changes: ActivityChanges = changesOfFields(before, body);
+  if (body.projectId !== undefined && body.projectId !== before.projectId) {
+    if (body.projectId === null) {
+      changes.projectId = null;
+    } else {
+      const role = before.userId === actor.userId ? actor.role : await findUserRole(trx, actor.organizationId, before.userId);
+      const owner = { userId: before.userId, role: (role ?? 'User') as Role };
+      changes.projectId = (await bookableProject(trx, actor.organizationId, owner, body.projectId)).id;
+    }
+  }
+  return changes;
+}
+
+export async function deleteActivity(db: Db, actor: Actor, activityId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await lockedChangeableActivity(trx, actor, activityId);
+    await writeActivity(trx, { kind: 'delete', before }, actor);
+  });
+}
+
+/**
+ * GET /activities: the visible activities of the period and filters, as entries the database
+ * rendered (see listActivitiesJson). `from` after `to` is 422.
+ */
+export function listActivities(db: Db, actor: Actor, query: ActivityQuery): Promise<Array<Buffer | string>> {
+  const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
+  if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
+  if (query.to !== undefined) filter.to = queryInstantOf(query.to, '/query/to');
+  assertPeriod(filter);
+  return listActivitiesJson(db, filter, readerScope(actor, 'activities:read'));
+}
