@@ -400,25 +400,6 @@ export async function findUserRole(db: Db, organizationId: string, userId: strin
   return row?.role;
 }
 
-/** What booking time on a project needs to know, its flags read as booleans. */
-export interface BookingProject {
-  id: string;
-  archived: boolean;
-  billable: boolean;
-  /** Whether the booking user is an unarchived member of it. */
-  member: boolean;
-}
-
-/**
- * The projects area's booking row (findProjectForBooking, its flags as the store keeps them) as a
- * BookingProject: mapped here, where booleans are read, without a call of its own on the hot path.
- */
-export function bookingProjectOf(
-  row: { id: string; archived: boolean | number; billable: boolean | number; member_id: string | null } | undefined,
-): BookingProject | undefined {
-  return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member: row.member_id !== null };
-}
-
 function toActivity(row: ActivityRow): Activity {
   return {
     id: row.id,

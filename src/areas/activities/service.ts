@@ -5,11 +5,10 @@ import type { Actor, Role } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { permits, readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
-import { findProjectForBooking } from '../projects/index.js';
+import { findProjectForBooking, type ProjectForBooking } from '../projects/index.js';
 import { assertActivityWeekOpen } from '../timesheets/index.js';
 import {
   administersProject,
-  bookingProjectOf,
   closeTimer,
   deleteActivity as deleteActivityRow,
   findActivity,
@@ -21,7 +20,6 @@ import {
   updateActivity as updateActivityRow,
   type ActivityChanges,
   type ActivityFilter,
-  type BookingProject,
 } from './repository.js';
 import {
   anotherTimerRuns,
@@ -99,8 +97,8 @@ async function assertWeeksOpen(trx: Trx, change: ActivityChange, actor: Pick<Act
 }
 
 /** The project an activity of this owner may be booked on (see isBookable); 422 at /body/projectId otherwise. */
-async function bookableProject(trx: Trx, organizationId: string, owner: { userId: string; role: Role }, projectId: string): Promise<BookingProject> {
-  const found = bookingProjectOf(await findProjectForBooking(trx, organizationId, projectId, owner.userId));
+async function bookableProject(trx: Trx, organizationId: string, owner: { userId: string; role: Role }, projectId: string): Promise<ProjectForBooking> {
+  const found = await findProjectForBooking(trx, organizationId, projectId, owner.userId);
   if (!found || !isBookable(found, owner)) throw unbookableProject();
   return found;
 }

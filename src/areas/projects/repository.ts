@@ -54,8 +54,8 @@ export interface ProjectForBooking {
   id: string;
   archived: boolean;
   billable: boolean;
-  /** The booking user's membership, or null; named as the activities area reads it. */
-  member_id: string | null;
+  /** Whether the booking user is an unarchived member of it. */
+  member: boolean;
 }
 
 /**
@@ -69,7 +69,7 @@ export async function findProjectForBooking(
   userId: string,
 ): Promise<ProjectForBooking | undefined> {
   const row = (await FIND_PROJECT_FOR_BOOKING(db, [userId, toDbBool(false), projectId, organizationId]))[0];
-  return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member_id: row.member_id };
+  return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member: row.member_id !== null };
 }
 
 const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null }>(
