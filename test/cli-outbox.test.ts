@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../src/areas/workspace/index.js';
 import { loadConfig } from '../src/config.js';
 import { BASE_DOMAIN } from './support/harness.js';
 import { eachStore, runCli, sharedDatabaseUrl } from './support/processes.js';

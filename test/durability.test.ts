@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../src/areas/workspace/index.js';
 import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/database.js';
 import { eachStore, sharedDatabaseUrl } from './support/processes.js';

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { deliverPending, enqueueMessage, listMessages } from '../src/areas/mail/index.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../src/areas/workspace/index.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { as, BASE_DOMAIN, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 import { testStores } from './support/stores.js';

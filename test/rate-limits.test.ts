@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
-import { createWorkspace } from '../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../src/areas/workspace/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from './support/harness.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

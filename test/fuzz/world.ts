@@ -3,7 +3,7 @@ import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.
 import { createUser } from '../../src/areas/users/index.js';
 import { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 import { createImpersonationRequest } from '../../src/areas/requests/rules.js';
-import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../../src/areas/workspace/index.js';
 import { API_KEY_PREFIX, newToken } from '../../src/lib/tokens.js';
 import { isSuccess, type CallerRole, type Client, type Scope } from './client.js';
 import type { Pools } from './generate.js';

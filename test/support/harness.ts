@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { findOrCreateAccount, insertApiKey } from '../../src/areas/access/index.js';
 import { createUser } from '../../src/areas/users/index.js';
-import { createWorkspace } from '../../src/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../../src/areas/workspace/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { toDbBool } from '../../src/db/values.js';
 import type { Role } from '../../src/domain/actor.js';
