@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { openStore } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
-import { createWorkspace } from '../dist/areas/workspace/create-workspace.js';
+import { createWorkspace } from '../dist/areas/workspace/index.js';
 import { findOrCreateAccount, insertApiKey, insertUser } from '../dist/areas/access/repository.js';
 import { insertMember, insertProject, projectNameKey } from '../dist/areas/projects/repository.js';
 import { toDbBool } from '../dist/db/values.js';

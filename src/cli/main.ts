@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { insertApiKey } from '../areas/access/index.js';
+import { createApiKey } from '../areas/access/index.js';
 import { listMessages } from '../areas/mail/index.js';
 import { createImpersonationRequest } from '../areas/requests/index.js';
 import { findUserIdByEmail } from '../areas/users/index.js';
@@ -10,7 +10,6 @@ import { loadConfig } from '../config.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ApiError } from '../domain/errors.js';
-import { API_KEY_PREFIX, newToken } from '../lib/tokens.js';
 
 /** A failure the operator caused: its message goes to stderr and the exit code is 1. */
 class CliError extends Error {}
@@ -67,9 +66,8 @@ export function buildCli(): Command {
         const user = await findUserIdByEmail(app.db, organizationId, options.email);
         if (!user) throw new CliError(`no user ${options.email} in workspace "${options.domain}"; invite them first`);
         if (user.archived) throw new CliError(`user ${options.email} is archived`);
-        const apiKey = newToken(API_KEY_PREFIX);
-        await insertApiKey(app.db, { organizationId, userId: user.id, name: options.name, token: apiKey });
-        return { apiKey, userId: user.id };
+        const { key } = await createApiKey(app.db, { organizationId, userId: user.id }, options.name);
+        return { apiKey: key, userId: user.id };
       });
       print(result);
     });

@@ -168,3 +168,54 @@ export async function insertSession(
     })
     .execute();
 }
+
+/* One-time sign-in tokens: stored by digest, used once, within their lifetime, at their workspace only. */
+
+export async function insertOneTimeToken(
+  db: Db,
+  token: { organizationId: string; userId: string; token: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      id: newId(),
+      organization_id: token.organizationId,
+      user_id: token.userId,
+      token_hash: hashToken(token.token),
+      expires_at: token.expiresAt,
+      used_at: null,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+/**
+ * Uses a one-time token of this workspace: one conditional UPDATE (unused, unexpired, this
+ * workspace) that only one redemption can win, in either store. Answers the user it acts as, with
+ * their account, email and archived flag, when this caller won it.
+ */
+export async function redeemOneTimeToken(
+  db: Db,
+  organizationId: string,
+  token: string,
+  now: string,
+): Promise<{ userId: string; accountId: string; email: string; archived: boolean } | undefined> {
+  const tokenHash = hashToken(token);
+  const result = await db
+    .updateTable('one_time_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('organization_id', '=', organizationId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return undefined;
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id as user_id', 'users.account_id', 'users.archived', 'accounts.email'])
+    .where('one_time_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row && { userId: row.user_id, accountId: row.account_id, email: row.email, archived: fromDbBool(row.archived) };
+}

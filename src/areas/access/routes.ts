@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../domain/errors.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { cleanName } from '../../lib/names.js';
-import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
-import { deleteApiKey, insertApiKey, listApiKeys } from './repository.js';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams, AuthSnapshot } from './schemas.js';
+import { authSnapshot, createApiKey, ownApiKeys, revokeApiKey } from './service.js';
 
 export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/auth',
     {
+      config: { permission: 'organization:read' },
       schema: operation({
         operationId: 'getAuth',
         tag: 'Workspace',
@@ -17,16 +15,13 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: AuthSnapshot,
       }),
     },
-    async (request) => ({
-      domain: request.workspace.domain,
-      email: request.actor.email,
-      token: request.actor.token,
-    }),
+    async (request) => authSnapshot(request.actor, request.workspace),
   );
 
   app.get(
     '/api-keys',
     {
+      config: { permission: 'api-keys:manage' },
       schema: operation({
         operationId: 'listApiKeys',
         tag: 'API keys',
@@ -35,7 +30,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const keys = await listApiKeys(app.db, request.actor.userId);
+      const keys = await ownApiKeys(app.db, request.actor);
       return Object.fromEntries(keys.map((key) => [key.id, key]));
     },
   );
@@ -43,6 +38,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api-keys',
     {
+      config: { permission: 'api-keys:manage' },
       schema: operation({
         operationId: 'createApiKey',
         tag: 'API keys',
@@ -51,21 +47,13 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: ApiKeyCreated,
       }),
     },
-    async (request) => {
-      const key = newToken(API_KEY_PREFIX);
-      const record = await insertApiKey(app.db, {
-        organizationId: request.workspace.id,
-        userId: request.actor.userId,
-        name: cleanName(request.body.name, '/body/name'),
-        token: key,
-      });
-      return { ...record, key };
-    },
+    async (request) => createApiKey(app.db, request.actor, request.body.name),
   );
 
   app.delete(
     '/api-keys/:apiKeyId',
     {
+      config: { permission: 'api-keys:manage' },
       schema: operation({
         operationId: 'deleteApiKey',
         tag: 'API keys',
@@ -75,7 +63,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      if (!(await deleteApiKey(app.db, request.actor.userId, request.params.apiKeyId))) throw notFound('API key');
+      await revokeApiKey(app.db, request.actor, request.params.apiKeyId);
       return {};
     },
   );

@@ -6,8 +6,7 @@ import { unauthorized } from '../../domain/errors.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { isTokenOf, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../lib/tokens.js';
 import { enqueueMessage } from '../mail/index.js';
-import { insertOneTimeToken, redeemOneTimeToken } from './one-time-tokens.js';
-import { insertSession } from './repository.js';
+import { insertOneTimeToken, insertSession, redeemOneTimeToken } from './repository.js';
 
 /** A one-time support sign-in link, and the session it yields, last this long. */
 export const SUPPORT_SIGN_IN_TTL_HOURS = 1;

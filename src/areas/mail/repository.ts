@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 
-/** The kinds of message the service sends (decisions §6); more join as their causes are built. */
+/** The kinds of message the service sends (docs/rules.md §6); more join as their causes are built. */
 export type MessageKind = 'invitation' | 'timesheetReminder' | 'supportSignIn' | (string & {});
 
 export interface NewMessage {
@@ -15,7 +15,7 @@ export interface NewMessage {
   body: string;
 }
 
-/** A message as `timetrack outbox list` prints it (decisions §1). */
+/** A message as `timetrack outbox list` prints it (docs/rules.md §1). */
 export interface OutboxMessage {
   id: string;
   to: string;

@@ -1,26 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.js';
-import { lockRowForWrite } from '../../db/locks.js';
-import { forbidden, notFound } from '../../domain/errors.js';
 import { operation } from '../../http/schemas.js';
-import { findUser, readPreferencesDocument, writePreferencesDocument } from './repository.js';
-import { mergePreferences, toPreferences } from './rules.js';
+import { changePreferences, preferences } from './preference-service.js';
 import { Preferences, PreferencesUpdate, UserParams } from './schemas.js';
 
 const TAG = 'Users';
-
-/** Preferences are the user's own (decisions §5): 404 for an unknown user, then 403 for anyone else, admins too. */
-async function assertOwnPreferences(db: Db, request: FastifyRequest, userId: string): Promise<void> {
-  if (!(await findUser(db, request.workspace.id, userId))) throw notFound('user');
-  if (userId !== request.actor.userId) throw forbidden('Preferences can be read and changed only by the user themself.');
-}
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:userId/preferences',
     {
+      config: { permission: 'preferences:manage' },
       schema: operation({
         operationId: 'getUserPreferences',
         tag: TAG,
@@ -33,16 +23,13 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Another user\'s preferences' },
       }),
     },
-    async (request) => {
-      const { userId } = request.params;
-      await assertOwnPreferences(app.db, request, userId);
-      return toPreferences(await readPreferencesDocument(app.db, userId));
-    },
+    async (request) => preferences(app.db, request.actor, request.params.userId),
   );
 
   app.put(
     '/users/:userId/preferences',
     {
+      config: { permission: 'preferences:manage' },
       schema: operation({
         operationId: 'updateUserPreferences',
         tag: TAG,
@@ -60,16 +47,6 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Another user\'s preferences', 422: 'Unknown locale, time zone, duration mode or notification kind' },
       }),
     },
-    async (request) => {
-      const { userId } = request.params;
-      await assertOwnPreferences(app.db, request, userId);
-      return app.db.transaction().execute(async (trx) => {
-        // Serializes concurrent merges of one user's document: none of them loses another's change.
-        await lockRowForWrite(trx, 'users', userId);
-        const merged = mergePreferences(await readPreferencesDocument(trx, userId), request.body);
-        await writePreferencesDocument(trx, userId, merged);
-        return toPreferences(merged);
-      });
-    },
+    async (request) => changePreferences(app.db, request.actor, request.params.userId, request.body),
   );
 };

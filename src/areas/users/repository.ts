@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Buffer } from 'node:buffer';
-import { dialectOf, type Db } from '../../db/database.js';
+import { dialectOf, type Db, type Trx } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { renderedEntry, renderedFieldsOf, renderedListStatement } from '../../db/rendered-entries.js';
 import type { UsersTable } from '../../db/tables/identity.js';
@@ -9,10 +9,11 @@ import type { Role } from '../../domain/actor.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
+import type { UserChanges } from './rules.js';
 import { User } from './schemas.js';
 
-/** A user row with its account email: what the routes and rules work with. */
-export interface UserRow {
+/** A user row with its account email, as the database answers it. */
+interface UserRow {
   id: string;
   email: string;
   role: string;
@@ -74,16 +75,15 @@ export async function listUsersJson(db: Db, organizationId: string): Promise<Buf
   return row?.entries ?? null;
 }
 
-export async function findUser(db: Db, organizationId: string, userId: string): Promise<UserRow | undefined> {
-  return selectUsers(db, organizationId).where('users.id', '=', userId).executeTakeFirst();
+export async function findUser(db: Db, organizationId: string, userId: string): Promise<User | undefined> {
+  const row = await selectUsers(db, organizationId).where('users.id', '=', userId).executeTakeFirst();
+  return row && toUser(row);
 }
 
-export async function findUserByAccount(db: Db, organizationId: string, accountId: string): Promise<UserRow | undefined> {
-  return selectUsers(db, organizationId).where('users.account_id', '=', accountId).executeTakeFirst();
+export async function findUserByAccount(db: Db, organizationId: string, accountId: string): Promise<User | undefined> {
+  const row = await selectUsers(db, organizationId).where('users.account_id', '=', accountId).executeTakeFirst();
+  return row && toUser(row);
 }
-
-export const isActiveAdmin = (user: { role: string; archived: boolean | number }): boolean =>
-  user.role === 'Administrator' && !fromDbBool(user.archived);
 
 /** Unarchived administrators of the workspace other than one user. */
 export async function countOtherActiveAdmins(db: Db, organizationId: string, exceptUserId: string): Promise<number> {
@@ -96,15 +96,6 @@ export async function countOtherActiveAdmins(db: Db, organizationId: string, exc
     .where('id', '!=', exceptUserId)
     .executeTakeFirstOrThrow();
   return Number(count);
-}
-
-export interface UserChanges {
-  name?: string;
-  avatar?: string | null;
-  phone?: string | null;
-  title?: string | null;
-  role?: Role;
-  archived?: boolean;
 }
 
 export async function updateUser(db: Db, userId: string, changes: UserChanges): Promise<void> {
@@ -128,7 +119,8 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-export function toUser(row: UserRow): User {
+/** The API record: name is left out when the user has none. */
+function toUser(row: UserRow): User {
   const user: User = {
     id: row.id,
     email: row.email,
@@ -150,15 +142,15 @@ export async function readPreferencesDocument(db: Db, userId: string): Promise<R
 }
 
 /** Writes the whole document; call under lockRowForWrite on the user row, so merges never lose an update. */
-export async function writePreferencesDocument(db: Db, userId: string, document: Record<string, unknown>): Promise<void> {
+export async function writePreferencesDocument(trx: Trx, userId: string, document: Record<string, unknown>): Promise<void> {
   const now = nowIso();
-  const updated = await db
+  const updated = await trx
     .updateTable('user_preferences')
     .set({ document: toJson(document), updated_at: now })
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) {
-    await db.insertInto('user_preferences').values({ user_id: userId, document: toJson(document), updated_at: now }).execute();
+    await trx.insertInto('user_preferences').values({ user_id: userId, document: toJson(document), updated_at: now }).execute();
   }
 }
 

@@ -1,14 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { lockRowForWrite } from '../../db/locks.js';
-import { fromDbBool } from '../../db/values.js';
-import { notFound } from '../../domain/errors.js';
 import { sendRendered } from '../../http/json-answer.js';
 import { Empty, operation } from '../../http/schemas.js';
-import { inviteUser } from './invite.js';
-import { deleteUser, findUser, listUsersJson, toUser, updateUser } from './repository.js';
-import { assertKeepsAnActiveAdmin, assertMayUpdate, userChanges } from './rules.js';
+import { inviteUser } from './invite-service.js';
 import { User, UserInvite, UserMap, UserParams, UserUpdate } from './schemas.js';
+import { changeUser, removeUser, user, userDirectory } from './service.js';
 
 const TAG = 'Users';
 
@@ -26,7 +22,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const entries = await listUsersJson(app.db, request.workspace.id);
+      const entries = await userDirectory(app.db, request.actor);
       return sendRendered(reply, entries === null ? [] : [entries]);
     },
   );
@@ -50,7 +46,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 422: 'Not an email address, blank name, unknown role' },
       }),
     },
-    async (request) => inviteUser(app, request.workspace, request.actor, request.body),
+    async (request) => inviteUser(app.db, request.actor, request.workspace, app.config, request.body),
   );
 
   app.get(
@@ -65,16 +61,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(User),
       }),
     },
-    async (request) => {
-      const user = await findUser(app.db, request.workspace.id, request.params.userId);
-      if (!user) throw notFound('user');
-      return toUser(user);
-    },
+    async (request) => user(app.db, request.actor, request.params.userId),
   );
 
   app.put(
     '/users/:userId',
     {
+      config: { permission: 'users:update' },
       schema: operation({
         operationId: 'updateUser',
         tag: TAG,
@@ -93,27 +86,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       }),
     },
-    async (request) => {
-      const { id: organizationId } = request.workspace;
-      const { userId } = request.params;
-      const existing = await findUser(app.db, organizationId, userId);
-      if (!existing) throw notFound('user');
-      assertMayUpdate(request.actor, userId, request.body);
-      const changes = userChanges(request.body);
-      return app.db.transaction().execute(async (trx) => {
-        if (changes.role !== undefined || changes.archived !== undefined) {
-          await lockRowForWrite(trx, 'organizations', organizationId);
-        }
-        const target = await findUser(trx, organizationId, userId);
-        if (!target) throw notFound('user');
-        await assertKeepsAnActiveAdmin(trx, organizationId, target, {
-          role: changes.role ?? target.role,
-          archived: changes.archived ?? fromDbBool(target.archived),
-        });
-        await updateUser(trx, userId, changes);
-        return toUser((await findUser(trx, organizationId, userId))!);
-      });
-    },
+    async (request) => changeUser(app.db, request.actor, request.params.userId, request.body),
   );
 
   app.delete(
@@ -135,15 +108,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => {
-      const { id: organizationId } = request.workspace;
-      const { userId } = request.params;
-      await app.db.transaction().execute(async (trx) => {
-        await lockRowForWrite(trx, 'organizations', organizationId);
-        const target = await findUser(trx, organizationId, userId);
-        if (!target) throw notFound('user');
-        await assertKeepsAnActiveAdmin(trx, organizationId, target, 'deleted');
-        await deleteUser(trx, userId);
-      });
+      await removeUser(app.db, request.actor, request.params.userId);
       return {};
     },
   );

@@ -1,10 +1,8 @@
-import type { Db } from '../../db/database.js';
 import { conflict, forbidden, invalid } from '../../domain/errors.js';
 import { holds, permits } from '../../domain/policy.js';
 import { cleanName } from '../../lib/names.js';
-import type { Actor } from '../../domain/actor.js';
+import type { Actor, Role } from '../../domain/actor.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
-import { countOtherActiveAdmins, isActiveAdmin, type UserChanges, type UserRow } from './repository.js';
 import {
   CHANNEL_KEYS,
   DATE_TIME_FORMAT_KEYS,
@@ -16,8 +14,18 @@ import {
   type UserUpdate,
 } from './schemas.js';
 
+/** What an update changes on a user: the body's fields, cleaned. */
+export interface UserChanges {
+  name?: string;
+  avatar?: string | null;
+  phone?: string | null;
+  title?: string | null;
+  role?: Role;
+  archived?: boolean;
+}
+
 /**
- * Who may change what on a user (decisions §5): administrators anything; a User only their own
+ * Who may change what on a user (docs/rules.md §5): administrators anything; a User only their own
  * name, avatar, phone and title. Sending role or archived at all is 403 for a User, even unchanged.
  */
 export function assertMayUpdate(actor: Actor, targetId: string, body: UserUpdate): void {
@@ -50,21 +58,22 @@ export function userChanges(body: UserUpdate): UserChanges {
 export const lastAdmin = (action: string) =>
   conflict(`The workspace must keep an active administrator: the last one cannot be ${action}.`);
 
+/** Whether the user counts toward the administrator the workspace must keep: role Administrator, unarchived. */
+export const isActiveAdmin = (user: { role: string; archived: boolean }): boolean =>
+  user.role === 'Administrator' && !user.archived;
+
 /**
- * 409 when the change would leave the workspace without an unarchived administrator. Call it inside
- * the transaction after lockRowForWrite on the organization row, so two admins demoting each other
- * at once cannot both pass.
+ * How a change would take an active administrator away: 'demoted', 'archived' or 'deleted'; undefined
+ * when the user is not one or stays one. Whether another remains is the service's question.
  */
-export async function assertKeepsAnActiveAdmin(
-  db: Db,
-  organizationId: string,
-  target: UserRow,
+export function adminRemoval(
+  target: { role: string; archived: boolean },
   after: { role: string; archived: boolean } | 'deleted',
-): Promise<void> {
-  if (!isActiveAdmin(target)) return;
-  if (after !== 'deleted' && isActiveAdmin(after)) return;
-  if ((await countOtherActiveAdmins(db, organizationId, target.id)) > 0) return;
-  throw lastAdmin(after === 'deleted' ? 'deleted' : after.role !== 'Administrator' ? 'demoted' : 'archived');
+): 'demoted' | 'archived' | 'deleted' | undefined {
+  if (!isActiveAdmin(target)) return undefined;
+  if (after === 'deleted') return 'deleted';
+  if (isActiveAdmin(after)) return undefined;
+  return after.role !== 'Administrator' ? 'demoted' : 'archived';
 }
 
 /* Preferences */

@@ -54,7 +54,7 @@ export const UserUpdate = Type.Object(
 );
 export type UserUpdate = Static<typeof UserUpdate>;
 
-/* Preferences (decisions §4, §6). */
+/* Preferences (docs/rules.md §4, §6). */
 
 export const NOTIFICATION_KINDS = [
   'activityCreated',

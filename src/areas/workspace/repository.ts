@@ -1,12 +1,48 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OrganizationsTable } from '../../db/tables/organizations.js';
-import { fromDbBool, fromJson, toDbBool } from '../../db/values.js';
+import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Workspace } from '../../domain/actor.js';
 import { nowIso } from '../../lib/time.js';
 import type { Organization } from './schemas.js';
 
 type OrganizationRow = Selectable<OrganizationsTable>;
+
+type Rounding = NonNullable<Organization['rounding']>;
+
+/** A new workspace's organization: its settings, every one given (the service applies the defaults). */
+export interface NewOrganization {
+  id: string;
+  domain: string;
+  name: string;
+  currency: string;
+  timeZone: string;
+  coreHours: { start: string; end: string };
+  rounding: Rounding;
+  lockingTimesheets: { enabled: boolean; unlockDuration: number };
+  onboarding: Record<string, { done: boolean; viewed: boolean }>;
+  plan: string;
+  createdAt: string;
+}
+
+/** Settings to change; a field left out keeps its value. */
+export interface OrganizationChanges {
+  name?: string;
+  domain?: string;
+  currency?: string;
+  notes?: string;
+  timeZone?: string;
+  coreHours?: { start: string; end: string };
+  holidays?: Record<string, unknown>;
+  rounding?: Rounding;
+  lockingEnabled?: boolean;
+  unlockDuration?: number;
+}
+
+export interface WorkspaceSummary {
+  domain: string;
+  name: string;
+}
 
 export async function findWorkspaceByDomain(db: Db, domain: string): Promise<Workspace | undefined> {
   return db
@@ -29,22 +65,64 @@ export async function countOrganizations(db: Db): Promise<number> {
   return Number(count);
 }
 
-export async function insertOrganization(db: Db, row: Insertable<OrganizationsTable>): Promise<void> {
-  await db.insertInto('organizations').values(row).execute();
+/** Inserts the organization and reserves its domain. */
+export async function insertOrganization(db: Db, organization: NewOrganization): Promise<void> {
+  const { createdAt } = organization;
+  await db
+    .insertInto('organizations')
+    .values({
+      id: organization.id,
+      domain: organization.domain,
+      name: organization.name,
+      currency: organization.currency,
+      time_zone: organization.timeZone,
+      core_hours_start: organization.coreHours.start,
+      core_hours_end: organization.coreHours.end,
+      rounding_enabled: toDbBool(organization.rounding.enabled),
+      rounding_interval: organization.rounding.interval,
+      rounding_mode: organization.rounding.mode,
+      locking_enabled: toDbBool(organization.lockingTimesheets.enabled),
+      locking_time_zone: null,
+      unlock_duration: organization.lockingTimesheets.unlockDuration,
+      lock_year: null,
+      lock_week: null,
+      holidays: null,
+      notes: null,
+      onboarding: toJson(organization.onboarding),
+      plan: organization.plan,
+      created_at: createdAt,
+      updated_at: createdAt,
+    })
+    .execute();
   await db
     .insertInto('organization_domains')
-    .values({ domain: row.domain, organization_id: row.id, created_at: row.created_at })
+    .values({ domain: organization.domain, organization_id: organization.id, created_at: createdAt })
     .execute();
 }
 
-export async function updateOrganization(
-  db: Db,
-  id: string,
-  changes: Updateable<OrganizationsTable>,
-): Promise<void> {
+/** Applies the changes and stamps updated_at (also when there are none). */
+export async function updateOrganization(db: Db, id: string, changes: OrganizationChanges): Promise<void> {
+  const set: Updateable<OrganizationsTable> = {};
+  if (changes.name !== undefined) set.name = changes.name;
+  if (changes.domain !== undefined) set.domain = changes.domain;
+  if (changes.currency !== undefined) set.currency = changes.currency;
+  if (changes.notes !== undefined) set.notes = changes.notes;
+  if (changes.timeZone !== undefined) set.time_zone = changes.timeZone;
+  if (changes.coreHours !== undefined) {
+    set.core_hours_start = changes.coreHours.start;
+    set.core_hours_end = changes.coreHours.end;
+  }
+  if (changes.holidays !== undefined) set.holidays = toJson(changes.holidays);
+  if (changes.rounding !== undefined) {
+    set.rounding_enabled = toDbBool(changes.rounding.enabled);
+    set.rounding_interval = changes.rounding.interval;
+    set.rounding_mode = changes.rounding.mode;
+  }
+  if (changes.lockingEnabled !== undefined) set.locking_enabled = toDbBool(changes.lockingEnabled);
+  if (changes.unlockDuration !== undefined) set.unlock_duration = changes.unlockDuration;
   await db
     .updateTable('organizations')
-    .set({ ...changes, updated_at: nowIso() })
+    .set({ ...set, updated_at: nowIso() })
     .where('id', '=', id)
     .execute();
 }
@@ -72,7 +150,7 @@ export async function deleteOrganization(db: Db, id: string): Promise<void> {
 }
 
 /** Workspaces where an account has an unarchived user, oldest first. */
-export async function listActiveWorkspacesOfAccount(db: Db, accountId: string) {
+export async function listActiveWorkspacesOfAccount(db: Db, accountId: string): Promise<WorkspaceSummary[]> {
   return db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.organization_id')
@@ -102,7 +180,7 @@ export function toOrganization(row: OrganizationRow): Organization {
     rounding: {
       enabled: fromDbBool(row.rounding_enabled),
       interval: row.rounding_interval,
-      mode: row.rounding_mode as 'NEAREST' | 'UP' | 'DOWN',
+      mode: row.rounding_mode as Rounding['mode'],
     },
     timeZone: row.time_zone,
   };

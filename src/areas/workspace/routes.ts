@@ -1,17 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { isUniqueViolation } from '../../db/errors.js';
-import { toDbBool, toJson } from '../../db/values.js';
-import type { Updateable } from 'kysely';
-import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import { operation } from '../../http/schemas.js';
-import { cleanName } from '../../lib/names.js';
-import { listActiveWorkspacesOfAccount, deleteOrganization, domainHolder, getOrganization, reserveDomain, updateOrganization } from './repository.js';
-import { assertCurrency } from '../../lib/currencies.js';
-import { assertUsableDomain } from '../../lib/domains.js';
-import { canonicalTimeZone } from '../../lib/time-zones.js';
-import { assertCoreHours, domainTaken } from './rules.js';
 import { Organization, OrganizationDeleted, OrganizationSummary, OrganizationUpdate, RenameBody, RenameResult } from './schemas.js';
+import { accountWorkspaces, changeOrganization, deleteWorkspace, organization, renameWorkspace } from './service.js';
 
 const TAG = 'Workspace';
 
@@ -19,6 +10,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/organizations',
     {
+      config: { permission: 'organization:read' },
       schema: operation({
         operationId: 'listOrganizations',
         tag: TAG,
@@ -26,15 +18,13 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Array(OrganizationSummary),
       }),
     },
-    async (request) => {
-      const rows = await listActiveWorkspacesOfAccount(app.db, request.actor.accountId);
-      return rows.map((row) => ({ active: true, domain: row.domain, name: row.name }));
-    },
+    async (request) => accountWorkspaces(app.db, request.actor),
   );
 
   app.get(
     '/organization',
     {
+      config: { permission: 'organization:read' },
       schema: operation({
         operationId: 'getOrganization',
         tag: TAG,
@@ -42,7 +32,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Organization),
       }),
     },
-    async (request) => getOrganization(app.db, request.workspace.id),
+    async (request) => organization(app.db, request.actor),
   );
 
   app.put(
@@ -59,41 +49,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator' },
       }),
     },
-    async (request) => {
-      const body = request.body;
-      const id = request.workspace.id;
-      return app.db.transaction().execute(async (trx) => {
-        const current = await getOrganization(trx, id);
-        const changes: Updateable<OrganizationsTable> = {};
-        if (body.name !== undefined) changes.name = cleanName(body.name, '/body/name');
-        if (body.currency !== undefined) {
-          assertCurrency(body.currency, '/body/currency');
-          changes.currency = body.currency;
-        }
-        if (body.notes !== undefined) changes.notes = body.notes;
-        if (body.timeZone !== undefined) changes.time_zone = canonicalTimeZone(body.timeZone, '/body/timeZone');
-        if (body.coreHours !== undefined) {
-          const coreHours = { ...current.coreHours, ...body.coreHours };
-          assertCoreHours(coreHours.start, coreHours.end);
-          changes.core_hours_start = coreHours.start;
-          changes.core_hours_end = coreHours.end;
-        }
-        if (body.holidays !== undefined) changes.holidays = toJson({ ...(current.holidays ?? {}), ...body.holidays });
-        if (body.rounding !== undefined) {
-          const rounding = { ...current.rounding!, ...body.rounding };
-          changes.rounding_enabled = toDbBool(rounding.enabled);
-          changes.rounding_interval = rounding.interval;
-          changes.rounding_mode = rounding.mode;
-        }
-        if (body.lockingTimesheets !== undefined) {
-          const { enabled, unlockDuration } = body.lockingTimesheets;
-          if (enabled !== undefined) changes.locking_enabled = toDbBool(enabled);
-          if (unlockDuration !== undefined) changes.unlock_duration = unlockDuration;
-        }
-        await updateOrganization(trx, id, changes);
-        return getOrganization(trx, id);
-      });
-    },
+    async (request) => changeOrganization(app.db, request.actor, request.body),
   );
 
   app.delete(
@@ -109,10 +65,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator' },
       }),
     },
-    async (request) => {
-      await deleteOrganization(app.db, request.workspace.id);
-      return { domain: request.workspace.domain, redirectUrl: `${app.config.publicUrl}/` };
-    },
+    async (request) => deleteWorkspace(app.db, request.actor, request.workspace, app.config),
   );
 
   app.post(
@@ -130,22 +83,6 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 403: 'Not an administrator', 409: 'The domain is taken' },
       }),
     },
-    async (request) => {
-      const domain = request.body.domain.trim();
-      assertUsableDomain(domain);
-      const { id } = request.workspace;
-      try {
-        await app.db.transaction().execute(async (trx) => {
-          const holder = await domainHolder(trx, domain);
-          if (holder !== undefined && holder !== id) throw domainTaken(domain);
-          if (holder === undefined) await reserveDomain(trx, id, domain);
-          await updateOrganization(trx, id, { domain });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw domainTaken(domain);
-        throw error;
-      }
-      return { domain };
-    },
+    async (request) => renameWorkspace(app.db, request.actor, request.body.domain),
   );
 };

@@ -12,7 +12,7 @@ export function assertCoreHours(start: string, end: string): void {
   }
 }
 
-/** The organization a new workspace starts with (decisions §4 units). */
+/** The organization a new workspace starts with (docs/rules.md §4 units). */
 export const ORGANIZATION_DEFAULTS = {
   currency: 'USD',
   timeZone: 'UTC',

@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/database.js';
+import type { Config } from '../../config.js';
+import { workspaceUrl } from '../../config.js';
+import type { Db, Trx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Actor, Workspace } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
-import { workspaceUrl } from '../../config.js';
-import type { Actor } from '../../domain/actor.js';
-import type { Workspace } from '../../domain/actor.js';
 import { findOrCreateAccount } from '../access/index.js';
 import { enqueueMessage } from '../mail/index.js';
-import { createUser, findUser, findUserByAccount, toUser } from './repository.js';
+import { getOrganization } from '../workspace/index.js';
+import { createUser, findUser, findUserByAccount } from './repository.js';
 import type { User, UserInvite } from './schemas.js';
 
 /** Attempts of the invitation transaction when a concurrent invitation of the same email wins a unique index. */
@@ -20,16 +20,17 @@ const ATTEMPTS = 3;
  * account already has one here (then that user is answered as it is: re-invited, never duplicated).
  * Every invitation writes an `invitation` message in the same transaction. Two concurrent
  * invitations of one email meet at the unique indexes (accounts.email, users(organization, account));
- * the loser retries and finds the winner's user.
+ * the loser runs its transaction again and finds the winner's user, so a unique violation here is
+ * a reason to retry, not a problem to answer.
  */
-export async function inviteUser(app: FastifyInstance, workspace: Workspace, inviter: Actor, body: UserInvite): Promise<User> {
+export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, config: Config, body: UserInvite): Promise<User> {
   const email = normalizeEmail(body.email);
   if (!isEmail(email)) throw invalid('/body/email', 'must be an email address');
   const name = body.name !== undefined ? cleanName(body.name, '/body/name') : null;
   const title = body.title?.trim() || null;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await app.db.transaction().execute(async (trx) => {
+      return await db.transaction().execute(async (trx) => {
         const accountId = await findOrCreateAccount(trx, email);
         let user = await findUserByAccount(trx, workspace.id, accountId);
         if (!user) {
@@ -42,8 +43,8 @@ export async function inviteUser(app: FastifyInstance, workspace: Workspace, inv
           });
           user = (await findUser(trx, workspace.id, userId))!;
         }
-        await enqueueInvitation(trx, app, workspace, inviter, email, user.name);
-        return toUser(user);
+        await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
+        return user;
       });
     } catch (error) {
       if (attempt < ATTEMPTS && isUniqueViolation(error)) continue;
@@ -53,23 +54,15 @@ export async function inviteUser(app: FastifyInstance, workspace: Workspace, inv
 }
 
 async function enqueueInvitation(
-  db: Db,
-  app: FastifyInstance,
-  workspace: Workspace,
-  inviter: Actor,
-  email: string,
-  name: string | null,
+  trx: Trx,
+  invitation: { config: Config; workspace: Workspace; inviter: Actor; email: string; name: string | null },
 ): Promise<void> {
-  const organization = await db
-    .selectFrom('organizations')
-    .select('name')
-    .where('id', '=', workspace.id)
-    .executeTakeFirstOrThrow();
-  const inviterRow = await db.selectFrom('users').select('name').where('id', '=', inviter.userId).executeTakeFirst();
-  const from = inviterRow?.name ?? inviter.email;
-  // Links come from PUBLIC_URL / BASE_DOMAIN, never from the request's Host (decisions §2).
-  const url = `${workspaceUrl(app.config, workspace.domain)}/`;
-  await enqueueMessage(db, {
+  const { config, workspace, inviter, email, name } = invitation;
+  const organization = await getOrganization(trx, workspace.id);
+  const from = (await findUser(trx, workspace.id, inviter.userId))?.name ?? inviter.email;
+  // Links come from PUBLIC_URL / BASE_DOMAIN, never from the request's Host (docs/rules.md §2).
+  const url = `${workspaceUrl(config, workspace.domain)}/`;
+  await enqueueMessage(trx, {
     organizationId: workspace.id,
     to: email,
     kind: 'invitation',

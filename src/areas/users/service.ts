@@ -1,0 +1,71 @@
+import type { Buffer } from 'node:buffer';
+import type { Db, Trx } from '../../db/database.js';
+import { lockRowForWrite } from '../../db/locks.js';
+import type { Actor } from '../../domain/actor.js';
+import { notFound } from '../../domain/errors.js';
+import { countOtherActiveAdmins, deleteUser, findUser, listUsersJson, updateUser } from './repository.js';
+import { adminRemoval, assertMayUpdate, lastAdmin, userChanges } from './rules.js';
+import type { User, UserUpdate } from './schemas.js';
+
+/**
+ * The workspace directory as the database renders it (the entries of GET /users), or null when
+ * empty. Everyone reads it (users:read). Not async: the listing waits for the query alone.
+ */
+export function userDirectory(db: Db, actor: Actor): Promise<Buffer | string | null> {
+  return listUsersJson(db, actor.organizationId);
+}
+
+export async function user(db: Db, actor: Actor, userId: string): Promise<User> {
+  const found = await findUser(db, actor.organizationId, userId);
+  if (!found) throw notFound('user');
+  return found;
+}
+
+/**
+ * 409 when the change would leave the workspace without an unarchived administrator. Call it after
+ * lockRowForWrite on the organization row, so two admins demoting each other at once cannot both pass.
+ */
+async function assertKeepsAnActiveAdmin(
+  trx: Trx,
+  organizationId: string,
+  target: User,
+  after: { role: string; archived: boolean } | 'deleted',
+): Promise<void> {
+  const removal = adminRemoval(target, after);
+  if (removal === undefined) return;
+  if ((await countOtherActiveAdmins(trx, organizationId, target.id)) > 0) return;
+  throw lastAdmin(removal);
+}
+
+/** 404 for an unknown user, then 403 for what the caller may not change (docs/rules.md §5), then the write. */
+export async function changeUser(db: Db, actor: Actor, userId: string, body: UserUpdate): Promise<User> {
+  const { organizationId } = actor;
+  if (!(await findUser(db, organizationId, userId))) throw notFound('user');
+  assertMayUpdate(actor, userId, body);
+  const changes = userChanges(body);
+  return db.transaction().execute(async (trx) => {
+    if (changes.role !== undefined || changes.archived !== undefined) {
+      await lockRowForWrite(trx, 'organizations', organizationId);
+    }
+    const target = await findUser(trx, organizationId, userId);
+    if (!target) throw notFound('user');
+    await assertKeepsAnActiveAdmin(trx, organizationId, target, {
+      role: changes.role ?? target.role,
+      archived: changes.archived ?? target.archived,
+    });
+    await updateUser(trx, userId, changes);
+    return (await findUser(trx, organizationId, userId))!;
+  });
+}
+
+/** Removes the user with everything that is theirs in the workspace; the last active administrator stays (409). */
+export async function removeUser(db: Db, actor: Actor, userId: string): Promise<void> {
+  const { organizationId } = actor;
+  await db.transaction().execute(async (trx) => {
+    await lockRowForWrite(trx, 'organizations', organizationId);
+    const target = await findUser(trx, organizationId, userId);
+    if (!target) throw notFound('user');
+    await assertKeepsAnActiveAdmin(trx, organizationId, target, 'deleted');
+    await deleteUser(trx, userId);
+  });
+}
