@@ -33,3 +33,18 @@ export async function withConstraintProblems<T>(write: () => Promise<T>, problem
     throw error;
   }
 }
+
+/**
+ * Runs a transaction again when it lost a race on a unique index to a concurrent one (which has
+ * committed by then, so the next run finds its row), up to `attempts` runs in all; the last run's
+ * failure, a unique violation included, goes to the caller.
+ */
+export async function rerunAfterUniqueRace<T>(run: () => Promise<T>, attempts: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isUniqueViolation(error)) throw error;
+    }
+  }
+}

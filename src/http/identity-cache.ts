@@ -53,26 +53,3 @@ export class ExpiringCache<V> {
     return this.entries.size;
   }
 }
-
-/**
- * Writes that cannot change who a token stands for or which workspace a host selects: they leave the
- * caches alone. Every other authenticated write (users, API keys, sessions, the organization and its
- * domain, requests, …) clears them before its answer is sent. Route patterns, by prefix.
- */
-const IDENTITY_NEUTRAL_WRITES = [
-  '/api/activities',
-  '/api/projects',
-  '/api/reports',
-  '/api/geofences',
-  '/api/timesheets',
-  '/api/receipt',
-  '/api/checkout',
-  '/api/subscriptions',
-];
-
-/** Whether an authenticated request's effects may have changed a workspace, a user or a token. */
-export function mayChangeIdentity(method: string, routeUrl: string | undefined): boolean {
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
-  if (routeUrl === undefined) return true;
-  return !IDENTITY_NEUTRAL_WRITES.some((prefix) => routeUrl === prefix || routeUrl.startsWith(`${prefix}/`));
-}

@@ -6,7 +6,7 @@ import { isWellFormedDomain } from '../lib/domains.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
-import { ExpiringCache, IDENTITY_TTL_MS, mayChangeIdentity } from './identity-cache.js';
+import { ExpiringCache, IDENTITY_TTL_MS } from './identity-cache.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +16,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Recently resolved workspaces (by domain) and bearer tokens (see authenticate). */
     identity: Identity;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route's writes may change which workspace a host selects or what a token stands for
+     * (a rename, a deletion, a user's role or archiving, a revoked key): its answer empties the caches.
+     */
+    changesIdentity?: boolean;
   }
 }
 
@@ -82,10 +89,10 @@ async function lookUpWorkspace(app: FastifyInstance, domain: string): Promise<Wo
  * Resolves the workspace before anything else, so an unknown host is 404 before any token check.
  *
  * Workspaces and tokens resolved here and in authenticate are kept for IDENTITY_TTL_MS, so a request
- * costs no identity query. Every authenticated write that may change a workspace, a user or a token
- * (anything but the identity-neutral routes: activities, projects, reports, …) empties both caches
- * before its answer is sent, so on this instance a rename, deletion, archiving or revocation holds
- * from the next request on; other instances see it within IDENTITY_TTL_MS.
+ * costs no identity query. A route whose writes may change a workspace, a user or a token declares
+ * `config: { changesIdentity: true }`; its authenticated answers empty both caches before they are
+ * sent, so on this instance a rename, deletion, archiving or revocation holds from the next request
+ * on; other instances see it within IDENTITY_TTL_MS.
  */
 export const tenancy = fp(async (app: FastifyInstance) => {
   const identity: Identity = {
@@ -110,14 +117,12 @@ export const tenancy = fp(async (app: FastifyInstance) => {
       request.workspace = found;
     }),
   );
-  // Only the routes whose writes may change an identity get the hook: reads pay nothing for it.
+  // Only the routes that declare it get the hook: every other request pays nothing for it.
   const invalidate: onSendHookHandler = (request, _reply, payload, done) => {
     if ((request.actor as Actor | null) !== null) identity.invalidate();
     done(null, payload);
   };
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.some((method) => mayChangeIdentity(method, route.url))) return;
-    appendRouteHook(route, 'onSend', invalidate);
+    if (route.config?.changesIdentity) appendRouteHook(route, 'onSend', invalidate);
   });
 });

@@ -53,7 +53,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api-keys/:apiKeyId',
     {
-      config: { permission: 'api-keys:manage' },
+      config: { permission: 'api-keys:manage', changesIdentity: true },
       schema: operation({
         operationId: 'deleteApiKey',
         tag: 'API keys',

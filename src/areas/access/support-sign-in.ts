@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import { supportAddress, workspaceUrl } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { unauthorized } from '../../domain/errors.js';
 import { addHours, nowIso } from '../../lib/time.js';
@@ -17,7 +17,7 @@ export const SUPPORT_SIGN_IN_TTL_HOURS = 1;
  * session acting as the resolving administrator. Runs in the resolution's transaction.
  */
 export async function issueSupportSignIn(
-  trx: Db,
+  trx: Trx,
   issue: { config: Config; workspace: Workspace; resolver: Actor; reason: string | undefined; now: string },
 ): Promise<void> {
   const { config, workspace, resolver, reason, now } = issue;

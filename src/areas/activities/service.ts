@@ -1,6 +1,6 @@
 import type { Buffer } from 'node:buffer';
 import type { Db, Trx } from '../../db/database.js';
-import { isUniqueViolation, withConstraintProblems } from '../../db/errors.js';
+import { rerunAfterUniqueRace, withConstraintProblems } from '../../db/errors.js';
 import type { Actor, Role } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { permits, readerScope } from '../../domain/policy.js';
@@ -103,18 +103,9 @@ async function bookableProject(trx: Trx, organizationId: string, owner: { userId
   return found;
 }
 
-/**
- * Runs a write once more when it lost a race on the one-running-timer index; a second loss is 409.
- * It recognises the unique violation itself, since the first one means "run again", not a problem.
- */
-async function retryOnTimerRace<T>(attempt: () => Promise<T>): Promise<T> {
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
-  return withConstraintProblems(attempt, { unique: timersStartedTogether });
-}
+/** Runs a write once more when it lost a race on the one-running-timer index; a second loss is 409. */
+const retryOnTimerRace = <T>(attempt: () => Promise<T>): Promise<T> =>
+  withConstraintProblems(() => rerunAfterUniqueRace(attempt, 2), { unique: timersStartedTogether });
 
 /**
  * Creates an activity for the actor (never for anyone else). A running timer when `pending` is

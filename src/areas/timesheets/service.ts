@@ -1,5 +1,5 @@
 import { workspaceUrl, type Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor, Role, Workspace } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
@@ -73,7 +73,7 @@ async function isWeekLocked(db: Db, settings: LockSettings, userId: string, week
  * Opens one user's week until now + the workspace's unlockDuration hours, creating the lock record
  * when there is none (a resolved unlock request). Runs in the caller's transaction.
  */
-export async function unlockWeek(trx: Db, unlock: { organizationId: string; userId: string; week: IsoWeek; now: string }): Promise<void> {
+export async function unlockWeek(trx: Trx, unlock: { organizationId: string; userId: string; week: IsoWeek; now: string }): Promise<void> {
   const { unlockDuration } = await findLockSettings(trx, unlock.organizationId);
   await upsertLock(trx, {
     organizationId: unlock.organizationId,

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { workspaceUrl } from '../../config.js';
 import type { Db, Trx } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { rerunAfterUniqueRace } from '../../db/errors.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
@@ -28,29 +28,24 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
   if (!isEmail(email)) throw invalid('/body/email', 'must be an email address');
   const name = body.name !== undefined ? cleanName(body.name, '/body/name') : null;
   const title = body.title?.trim() || null;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        const accountId = await findOrCreateAccount(trx, email);
-        let user = await findUserByAccount(trx, workspace.id, accountId);
-        if (!user) {
-          const userId = await createUser(trx, {
-            organizationId: workspace.id,
-            accountId,
-            role: body.role ?? 'User',
-            name,
-            title,
-          });
-          user = (await findUser(trx, workspace.id, userId))!;
-        }
-        await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
-        return user;
-      });
-    } catch (error) {
-      if (attempt < ATTEMPTS && isUniqueViolation(error)) continue;
-      throw error;
-    }
-  }
+  const invite = () =>
+    db.transaction().execute(async (trx) => {
+      const accountId = await findOrCreateAccount(trx, email);
+      let user = await findUserByAccount(trx, workspace.id, accountId);
+      if (!user) {
+        const userId = await createUser(trx, {
+          organizationId: workspace.id,
+          accountId,
+          role: body.role ?? 'User',
+          name,
+          title,
+        });
+        user = (await findUser(trx, workspace.id, userId))!;
+      }
+      await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
+      return user;
+    });
+  return rerunAfterUniqueRace(invite, ATTEMPTS);
 }
 
 async function enqueueInvitation(

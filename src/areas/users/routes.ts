@@ -67,7 +67,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users/:userId',
     {
-      config: { permission: 'users:update' },
+      config: { permission: 'users:update', changesIdentity: true },
       schema: operation({
         operationId: 'updateUser',
         tag: TAG,
@@ -92,7 +92,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:userId',
     {
-      config: { permission: 'users:delete' },
+      config: { permission: 'users:delete', changesIdentity: true },
       schema: operation({
         operationId: 'deleteUser',
         tag: TAG,

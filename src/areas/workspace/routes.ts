@@ -55,7 +55,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/organization',
     {
-      config: { permission: 'organization:delete' },
+      config: { permission: 'organization:delete', changesIdentity: true },
       schema: operation({
         operationId: 'deleteOrganization',
         tag: TAG,
@@ -71,7 +71,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/organization/rename',
     {
-      config: { permission: 'organization:update' },
+      config: { permission: 'organization:update', changesIdentity: true },
       schema: operation({
         operationId: 'renameOrganization',
         tag: TAG,
