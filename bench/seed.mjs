@@ -10,8 +10,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { openStore } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { createWorkspace } from '../dist/areas/workspace/index.js';
-import { findOrCreateAccount, insertApiKey, insertUser } from '../dist/areas/access/repository.js';
-import { insertMember, insertProject, projectNameKey } from '../dist/areas/projects/repository.js';
+import { findOrCreateAccount, insertApiKey } from '../dist/areas/access/index.js';
+import { insertMember, insertProject } from '../dist/areas/projects/repository.js';
+import { createUser } from '../dist/areas/users/index.js';
 import { toDbBool } from '../dist/db/values.js';
 import { API_KEY_PREFIX, newToken } from '../dist/lib/tokens.js';
 
@@ -66,7 +67,7 @@ export async function seedWorkspace(db, dialect, spec) {
   const users = [{ id: created.userId, token: created.apiKey, role: 'Administrator', projects: [] }];
   for (let i = 1; i < spec.users; i++) {
     const accountId = await findOrCreateAccount(db, `user${i}@${spec.domain}.bench.example.com`);
-    const id = await insertUser(db, { organizationId, accountId, role: i < 3 ? 'Administrator' : 'User', name: `User ${i}` });
+    const id = await createUser(db, { organizationId, accountId, role: i < 3 ? 'Administrator' : 'User', name: `User ${i}` });
     const token = newToken(API_KEY_PREFIX);
     await insertApiKey(db, { organizationId, userId: id, name: 'bench', token });
     users.push({ id, token, role: i < 3 ? 'Administrator' : 'User', projects: [] });
@@ -80,20 +81,10 @@ export async function seedWorkspace(db, dialect, spec) {
   await db.transaction().execute(async (trx) => {
     for (let p = 0; p < spec.projects; p++) {
       const now = iso(spec.now - SPAN - DAY + p * 1000);
-      const project = { id: uuidv7({ msecs: spec.now - SPAN - DAY + p * 1000 }), billable: p % 2 === 0 };
+      const billable = p % 2 === 0;
       const name = `Project ${String(p).padStart(3, '0')}`;
-      await insertProject(trx, {
-        id: project.id,
-        organization_id: organizationId,
-        name,
-        name_key: projectNameKey(name),
-        archived: toDbBool(false),
-        billable: toDbBool(project.billable),
-        avatar: null,
-        notes: p % 3 === 0 ? `Notes of ${name}` : null,
-        created_at: now,
-        updated_at: now,
-      });
+      const values = { name, billable, avatar: null, notes: p % 3 === 0 ? `Notes of ${name}` : null };
+      const project = { id: await insertProject(trx, organizationId, values, now), billable };
       // Six members; the first, never the reader or writer, is the project's administrator.
       const members = new Set();
       while (members.size < 6) {
@@ -103,20 +94,8 @@ export async function seedWorkspace(db, dialect, spec) {
       }
       let first = true;
       for (const user of members) {
-        await insertMember(trx, {
-          id: uuidv7({ msecs: spec.now - SPAN - DAY + p * 1000 }),
-          organization_id: organizationId,
-          project_id: project.id,
-          user_id: user.id,
-          role: first ? 'Administrator' : 'User',
-          archived: toDbBool(false),
-          assigned_by: created.userId,
-          title: null,
-          notes: null,
-          tags: null,
-          created_at: now,
-          updated_at: now,
-        });
+        const role = first ? 'Administrator' : 'User';
+        await insertMember(trx, { organizationId, projectId: project.id, userId: user.id, role, assignedBy: created.userId }, now);
         first = false;
         user.projects.push(project);
       }
