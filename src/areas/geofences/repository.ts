@@ -17,16 +17,6 @@ export interface GeofenceValues {
   projectId: string | null;
 }
 
-export async function projectOfWorkspaceExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('id', '=', projectId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function listGeofences(db: Db, organizationId: string): Promise<Geofence[]> {
   const rows = await db
     .selectFrom('geofences')

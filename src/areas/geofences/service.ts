@@ -7,10 +7,10 @@ import {
   findGeofence,
   insertGeofence,
   listGeofences,
-  projectOfWorkspaceExists,
   updateGeofence,
   type GeofenceValues,
 } from './repository.js';
+import { projectOfWorkspaceExists } from '../projects/index.js';
 import { assertRadius, cleanGeofenceName, unknownProject } from './rules.js';
 import type { Geofence, GeofenceCreate, GeofenceUpdate } from './schemas.js';
 

@@ -12,6 +12,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 export const projectsArea: Area = { name: 'projects', routes, schemas: [Project, ProjectMember] };
 
 export { addMember, holdJoinableUser, holdProject, setMemberRole } from './membership.js';
-export { findMember, findProjectForBooking, findWorkspaceUser, type ProjectForBooking, type WorkspaceUser } from './repository.js';
+export { findMember, findProjectForBooking, findWorkspaceUser, projectOfWorkspaceExists, type ProjectForBooking, type WorkspaceUser } from './repository.js';
 export { MemberParams, ProjectParams, type Project, type ProjectMember } from './schemas.js';
 export { administeredProject, readableProject } from './service.js';
