@@ -152,7 +152,9 @@ async function visible(db: Db, actor: Actor, activity: Activity | undefined): Pr
   const { projectId } = activity;
   const projectRelation = () =>
     projectId === null ? null : administersProject(db, actor.userId, projectId).then((yes) => (yes ? ('admin' as const) : null));
-  if (await permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation })) return activity;
+  const allowed = permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation });
+  // Answered without a promise unless the actor's relation to the project has to be read.
+  if (allowed === true || (allowed !== false && (await allowed))) return activity;
   throw notFound('activity');
 }
 
