@@ -8,8 +8,7 @@ import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { findOrCreateAccount } from '../access/index.js';
 import { enqueueMessage } from '../mail/index.js';
-import { getOrganization } from '../workspace/index.js';
-import { createUser, findUser, findUserByAccount } from './repository.js';
+import { createUser, findUser, findUserByAccount, workspaceNameOf } from './repository.js';
 import type { User, UserInvite } from './schemas.js';
 
 /** Attempts of the invitation transaction when a concurrent invitation of the same email wins a unique index. */
@@ -53,7 +52,7 @@ async function enqueueInvitation(
   invitation: { config: Config; workspace: Workspace; inviter: Actor; email: string; name: string | null },
 ): Promise<void> {
   const { config, workspace, inviter, email, name } = invitation;
-  const organization = await getOrganization(trx, workspace.id);
+  const workspaceName = await workspaceNameOf(trx, workspace.id);
   const from = (await findUser(trx, workspace.id, inviter.userId))?.name ?? inviter.email;
   // Links come from PUBLIC_URL / BASE_DOMAIN, never from the request's Host (docs/rules.md §2).
   const url = `${workspaceUrl(config, workspace.domain)}/`;
@@ -61,11 +60,11 @@ async function enqueueInvitation(
     organizationId: workspace.id,
     to: email,
     kind: 'invitation',
-    subject: `${from} invited you to ${organization.name} on timetrack`,
+    subject: `${from} invited you to ${workspaceName} on timetrack`,
     body: [
       name ? `Hello ${name},` : 'Hello,',
       '',
-      `${from} invited you to the workspace "${organization.name}" on timetrack.`,
+      `${from} invited you to the workspace "${workspaceName}" on timetrack.`,
       '',
       'Open the workspace here:',
       url,

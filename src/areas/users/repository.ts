@@ -194,3 +194,13 @@ export async function findUserIdByEmail(db: Db, organizationId: string, email: s
     .executeTakeFirst();
   return row && { id: row.id, archived: fromDbBool(row.archived) };
 }
+
+/**
+ * The workspace's display name, for the invitation mail. Read here rather than through the
+ * workspace area's face, which itself creates users through this area's: the two faces would import
+ * each other.
+ */
+export async function workspaceNameOf(db: Db, organizationId: string): Promise<string> {
+  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  return row.name;
+}
