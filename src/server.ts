@@ -5,11 +5,11 @@ import { loadConfig } from './config.js';
 
 /**
  * On SQLite, V8 lets the old generation grow to three times what a major collection left alive
- * (instead of its own ~1.85): SQLite's large answers (a 1,000-entry listing is one 295 kB buffer)
+ * (instead of its own ~1.85): SQLite's large answers (a long listing is one buffer)
  * live outside the heap but count against that room until a young collection frees them, and after
  * a burst of writes (whose requests outlive young collections while they wait for the disk) the
- * smaller room made V8 run a major collection every 70–90 ms under a listing load, doubling its cost
- * (README, "A read after writes"). PostgreSQL's answers are strings inside the heap, which this does
+ * smaller room made V8 run major collections back to back under a listing load (README, "A read
+ * after writes"). PostgreSQL's answers are strings inside the heap, which this does
  * not concern: V8's default stays there.
  */
 function tuneGarbageCollection(databaseUrl: string): void {

@@ -144,8 +144,8 @@ function newBatch(): Batch {
  * SQLite's adapter, which also runs a statement straight on the connection, for a transaction: a
  * transaction holds the only connection from its BEGIN to its end (Kysely's mutex), and
  * better-sqlite3 runs a statement to its end before anything else can, so nothing else can be using
- * the connection. That skips Kysely's executor, connection provider and their promises (about 4 µs
- * of a 6 µs primary-key read), for the fixed statements of the hot write paths (fixedStatement).
+ * the connection. That skips Kysely's executor, connection provider and their promises (most of a
+ * primary-key read's cost), for the fixed statements of the hot write paths (fixedStatement).
  */
 export class DirectSqliteAdapter extends SqliteAdapter {
   constructor(private readonly database: KyselySqliteDatabase) {

@@ -52,7 +52,7 @@ function tokenKey(request: FastifyRequest): string {
  *
  * The counting is @fastify/rate-limit's own (its in-process and Redis stores: a fixed window per
  * key); the hooks call the store directly rather than through the plugin's createRateLimit, whose
- * chain of promises cost about 8 µs a check, a sixth of a primary-key read's whole answer. The
+ * chain of promises costs more per check than the counting itself (README, "Performance"). The
  * in-process store answers synchronously, so a check costs no turn of the event loop.
  */
 export const rateLimits = fp(async (app: FastifyInstance) => {
