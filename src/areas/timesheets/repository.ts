@@ -51,15 +51,6 @@ const FIND_LOCK_CONTEXT = fixedStatement<LockSettingsRow & { user_has_locks: boo
   `select ${LOCK_SETTINGS_COLUMNS}, exists (select 1 from timesheet_locks where user_id = ?) as user_has_locks from organizations where id = ?`,
 );
 
-/** Records the automatic lock's week on the organization row (a table the workspace area owns; only this writes those columns). */
-export async function recordAutoLock(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
-  await db
-    .updateTable('organizations')
-    .set({ lock_year: week.year, lock_week: week.week, updated_at: nowIso() })
-    .where('id', '=', organizationId)
-    .execute();
-}
-
 /**
  * Creates or replaces the lock of one user and ISO week, in one statement that holds under
  * concurrency in both stores (ON CONFLICT on timesheet_locks_one_per_week): an existing record keeps

@@ -7,7 +7,7 @@ import { holds } from '../../domain/policy.js';
 import { assertRealWeek, datesOfWeek, weekOf, type IsoWeek } from '../../lib/iso-weeks.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { enqueueMessage } from '../mail/index.js';
-import { getOrganization, type Organization } from '../workspace/index.js';
+import { getOrganization, recordAutoLockedWeek, type Organization } from '../workspace/index.js';
 import {
   activeUsersWithPreferences,
   deleteLock,
@@ -15,7 +15,6 @@ import {
   findLockOfWeek,
   findLockSettings,
   listLocks,
-  recordAutoLock,
   upsertLock,
   userExists,
 } from './repository.js';
@@ -90,7 +89,7 @@ export async function runAutoLock(db: Db, actor: Actor): Promise<{ organization:
     // Serializes concurrent runs: each reads the recorded week the previous one wrote.
     await lockRowForWrite(trx, 'organizations', organizationId);
     const locked = weekToAutoLock(await findLockSettings(trx, organizationId));
-    if (locked) await recordAutoLock(trx, organizationId, locked);
+    if (locked) await recordAutoLockedWeek(trx, organizationId, locked);
     return { organization: await getOrganization(trx, organizationId), locked };
   });
 }

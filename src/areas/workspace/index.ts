@@ -5,5 +5,5 @@ import { Organization } from './schemas.js';
 export const workspaceArea: Area = { name: 'workspace', routes: workspaceRoutes, schemas: [Organization] };
 
 export { createWorkspace, type CreatedWorkspace, type NewWorkspace } from './service.js';
-export { countOrganizations, findWorkspaceByDomain, getOrganization } from './repository.js';
+export { countOrganizations, findWorkspaceByDomain, getOrganization, recordAutoLockedWeek } from './repository.js';
 export { Organization } from './schemas.js';

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { OrganizationsTable } from '../../db/tables/organizations.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import type { Workspace } from '../../domain/actor.js';
+import type { IsoWeek } from '../../lib/iso-weeks.js';
 import { nowIso } from '../../lib/time.js';
 import type { Organization } from './schemas.js';
 
@@ -189,3 +190,11 @@ export function toOrganization(row: OrganizationRow): Organization {
   return organization;
 }
 
+/** Records the last week the automatic timesheet lock closed (lockingTimesheets.year/week). */
+export async function recordAutoLockedWeek(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({ lock_year: week.year, lock_week: week.week, updated_at: nowIso() })
+    .where('id', '=', organizationId)
+    .execute();
+}
