@@ -167,9 +167,16 @@ function openPostgres(url: string): Store {
     options: schema ? `-c search_path=${schema}` : undefined,
   });
   let schemaReady: Promise<void> | undefined;
+  // Starters opening one fresh schema at once may both try to create it: the loser's duplicate key
+  // (or "already exists") means the schema is there, which is all this asks.
   const ensureSchema = () =>
     (schemaReady ??= schema
-      ? pool.query(`create schema if not exists ${schema}`).then(() => undefined)
+      ? pool.query(`create schema if not exists ${schema}`).then(
+          () => undefined,
+          (error: { code?: string }) => {
+            if (error.code !== '23505' && error.code !== '42P06') throw error;
+          },
+        )
       : Promise.resolve());
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({

@@ -8,19 +8,21 @@ import { migrations } from './migrations/index.js';
  * schema is dropped meanwhile. This one reads one table of its own.
  *
  * All pending migrations run in one transaction with their records, so a failure applies none of
- * them. Concurrent starters (several instances, the CLI) wait for each other: PostgreSQL through a
- * transaction-scoped advisory lock per schema, SQLite through its write lock, taken at once by the
- * first statement of the transaction.
+ * them. Concurrent starters (several instances, the CLI) wait for each other, and the lock comes
+ * FIRST, before the migrations table is even created: on PostgreSQL two concurrent
+ * `create table if not exists` on an empty schema can both decide to create it, and the loser fails
+ * with a duplicate key in pg_type (about one start in eight with three starters). PostgreSQL takes a
+ * transaction-scoped advisory lock per schema as the transaction's first statement; SQLite holds its
+ * write lock from the transaction's BEGIN IMMEDIATE (BatchingSqliteDialect). Proven by
+ * test/db/migrate-concurrency.test.ts.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
   const db = store.db as unknown as Kysely<unknown>;
-  await sql`create table if not exists timetrack_migrations (name text primary key, applied_at text not null)`.execute(db);
   return db.transaction().execute(async (trx) => {
     if (store.dialect === 'postgres') {
       await sql`select pg_advisory_xact_lock(hashtext('timetrack_migrations'), hashtext(current_schema()))`.execute(trx);
-    } else {
-      await sql`update timetrack_migrations set name = name where 0 = 1`.execute(trx);
     }
+    await sql`create table if not exists timetrack_migrations (name text primary key, applied_at text not null)`.execute(trx);
     const done = await sql<{ name: string }>`select name from timetrack_migrations`.execute(trx);
     const applied = new Set(done.rows.map((row) => row.name));
     const ran: string[] = [];

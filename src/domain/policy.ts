@@ -1,4 +1,4 @@
-import type { Actor, Role } from './actor.js';
+import type { Actor, Role, TokenKind } from './actor.js';
 
 /**
  * Who may do what (docs/rules.md §5), in one table: each permission maps every role that holds it to
@@ -25,7 +25,18 @@ const POLICY = {
   'organization:read': everyone,
   'organization:update': admins,
   'organization:delete': admins,
+  /** Listing every workspace where the caller's account has a user (GET /organizations); without it, only this one. */
+  'account:workspaces': everyone,
   'api-keys:manage': ownOnly,
+  /** Creating or revoking one's own API keys: credentials that outlive the session. */
+  'api-keys:write': ownOnly,
+  /**
+   * Giving a role: inviting an Administrator, setting a user's role, making a project member its
+   * Administrator, resolving a project role-change request.
+   */
+  'roles:grant': admins,
+  /** Issuing a sign-in for someone else: resolving an impersonation request (it mails a support sign-in link). */
+  'sign-ins:issue': admins,
   'projects:read': { Administrator: ['all'], User: ['member'] },
   'projects:create': admins,
   'projects:update': { Administrator: ['all'], User: ['administered'] },
@@ -72,8 +83,37 @@ export function scopesOf(role: Role, permission: Permission): readonly Scope[] {
   return (POLICY[permission] as Partial<Record<Role, readonly Scope[]>>)[role] ?? NONE;
 }
 
-/** Whether the role holds the permission in any scope: the check a route's `permission` makes. */
-export const holds = (role: Role, permission: Permission): boolean => scopesOf(role, permission).length > 0;
+/**
+ * What a support session (an impersonation: `tokenKind` 'support', docs/rules.md §5 Support
+ * impersonation) never holds, whatever the role it acts with: it may look and fix, for one hour, in
+ * the one workspace it is bound to, but not create or change credentials (API keys, sign-ins), grant
+ * a role, delete the workspace, or see the account's other workspaces.
+ */
+const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
+  'api-keys:write',
+  'roles:grant',
+  'sign-ins:issue',
+  'organization:delete',
+  'account:workspaces',
+]);
+
+/** The 403 detail for a permission a support session does not hold. */
+export const SUPPORT_SESSION_DENIED = 'A support session cannot do this: it may not create or change credentials, grant roles, delete the workspace or see other workspaces.';
+
+/** Whether a token of this kind may hold the permission at all (a support session is denied WITHHELD_FROM_SUPPORT). */
+export const tokenKindAllows = (tokenKind: TokenKind | undefined, permission: Permission): boolean =>
+  tokenKind !== 'support' || !WITHHELD_FROM_SUPPORT.has(permission);
+
+/**
+ * Whether the role holds the permission in any scope, with a token of this kind: the check a route's
+ * `permission` makes (given the actor's token kind). Without a token kind, the role alone answers.
+ */
+export const holds = (role: Role, permission: Permission, tokenKind?: TokenKind): boolean =>
+  scopesOf(role, permission).length > 0 && tokenKindAllows(tokenKind, permission);
+
+/** Whether the actor, with its role and token kind, holds the permission in any scope. */
+export const actorHolds = (actor: Pick<Actor, 'role' | 'tokenKind'>, permission: Permission): boolean =>
+  holds(actor.role, permission, actor.tokenKind);
 
 /** Whether the actor's role reaches every record of the workspace under the permission. */
 export const reachesAll = (actor: Pick<Actor, 'role'>, permission: Permission): boolean =>

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/index.js';
 import type { Actor } from '../domain/actor.js';
-import { holds, type Permission } from '../domain/policy.js';
+import { holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
@@ -18,7 +18,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No bearer token needed. */
     public?: boolean;
-    /** The permission the route needs (src/domain/policy.ts): a role that holds it in no scope gets 403, before the body is validated. */
+    /** The permission the route needs (src/domain/policy.ts): a role that holds it in no scope, or a support session it is withheld from, gets 403, before the body is validated. */
     permission?: Permission;
   }
 }
@@ -118,5 +118,7 @@ function admitAfterTouch(
 function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor, permission: Permission | undefined): void {
   request.actor = actor;
   reply.header('cache-control', 'no-store');
-  if (permission && !holds(actor.role, permission)) throw forbidden();
+  if (permission && !holds(actor.role, permission, actor.tokenKind)) {
+    throw tokenKindAllows(actor.tokenKind, permission) ? forbidden() : forbidden(SUPPORT_SESSION_DENIED);
+  }
 }

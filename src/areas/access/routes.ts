@@ -38,13 +38,15 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api-keys',
     {
-      config: { permission: 'api-keys:manage' },
+      config: { permission: 'api-keys:write' },
       schema: operation({
         operationId: 'createApiKey',
         tag: 'API keys',
         summary: 'Create an API key for the caller; the answer holds the secret, once',
+        description: 'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot create lasting credentials.',
         body: ApiKeyCreate,
         response: ApiKeyCreated,
+        errors: { 403: 'A support session' },
       }),
     },
     async (request) => createApiKey(app.db, request.actor, request.body.name),
@@ -53,13 +55,15 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api-keys/:apiKeyId',
     {
-      config: { permission: 'api-keys:manage', changesIdentity: true },
+      config: { permission: 'api-keys:write', changesIdentity: true },
       schema: operation({
         operationId: 'deleteApiKey',
         tag: 'API keys',
         summary: 'Revoke one of the caller\'s API keys; it stops working at once',
+        description: 'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot change credentials.',
         params: ApiKeyParams,
         response: Empty,
+        errors: { 403: 'A support session' },
       }),
     },
     async (request) => {

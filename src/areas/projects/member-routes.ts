@@ -34,7 +34,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createProjectMember',
         tag: TAG,
         summary: 'Add a user to a project',
-        description: 'Administrators and the project\'s admins. `assignedBy` is the caller.',
+        description:
+          'Administrators and the project\'s admins. `assignedBy` is the caller. A support session (an impersonation, ' +
+          'docs/rules.md §5) cannot grant a role: role Administrator is 403 for it.',
         params: ProjectParams,
         body: MemberCreate,
         response: Type.Ref(ProjectMember),
@@ -71,7 +73,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateProjectMember',
         tag: TAG,
         summary: 'Change a member\'s role, title, tags, notes or archived flag',
-        description: 'Administrators and the project\'s admins.',
+        description:
+          'Administrators and the project\'s admins. A support session (an impersonation, docs/rules.md §5) cannot ' +
+          'change a role: role in its body at all is 403.',
         params: MemberParams,
         body: MemberUpdate,
         response: Type.Ref(ProjectMember),

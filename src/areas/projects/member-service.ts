@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
-import { conflict, invalid, notFound } from '../../domain/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../domain/errors.js';
+import { SUPPORT_SESSION_DENIED, tokenKindAllows } from '../../domain/policy.js';
 import { nowIso } from '../../lib/time.js';
 import { deleteMember, findMember, findWorkspaceUser, insertMember, listMembers, updateMember, type MemberChanges, type NewMember } from './repository.js';
 import type { MemberCreate, MemberUpdate, ProjectMember } from './schemas.js';
@@ -24,6 +25,8 @@ export async function projectMember(db: Db, actor: Actor, projectId: string, mem
 /** Adds an unarchived user of the workspace to the project, assigned by the actor. */
 export async function addProjectMember(db: Db, actor: Actor, projectId: string, body: MemberCreate): Promise<ProjectMember> {
   const { organizationId } = actor;
+  // Making a member the project's Administrator grants a role: never with a support session (docs/rules.md §5).
+  if (body.role === 'Administrator' && !tokenKindAllows(actor.tokenKind, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   const project = await administeredProject(db, actor, projectId, 'members:write');
   const user = await findWorkspaceUser(db, organizationId, body.userId);
   if (!user || user.archived) throw unusableUser();
@@ -53,6 +56,8 @@ export async function changeProjectMember(
   memberId: string,
   body: MemberUpdate,
 ): Promise<ProjectMember> {
+  // Changing a member's project role grants or takes one: never with a support session (docs/rules.md §5).
+  if (body.role !== undefined && !tokenKindAllows(actor.tokenKind, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   const project = await administeredProject(db, actor, projectId, 'members:write');
   const member = await findMember(db, actor.organizationId, project.id, memberId);
   if (!member) throw notFound('project member');

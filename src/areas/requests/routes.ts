@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { Permission } from '../../domain/policy.js';
 import { operation } from '../../http/schemas.js';
 import {
   AssignmentBody,
@@ -35,6 +36,9 @@ const RESOLVE =
   'exactly one wins). `status` is RESOLVED or REJECTED (422 otherwise). A request of another kind is 404 here. ' +
   'RESOLVED applies the effect and the status change in one transaction: if the effect cannot be applied nothing ' +
   'changes and the request stays PENDING. REJECTED changes nothing else. resolvedAt and resolvedBy are set.';
+const NOT_FOR_SUPPORT =
+  'Not with a support session (an impersonation, docs/rules.md §5): 403, whatever the status sent, since ' +
+  'resolving this kind grants a role or issues a sign-in.';
 const RESOLVE_ERRORS = { 403: 'Not an administrator', 404: 'No request of this kind with this id', 409: 'The request is not PENDING' };
 
 export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -42,21 +46,29 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const resolveRoute = (
     path: string,
     type: RequestType,
-    spec: { operationId: string; summary: string; effect: string; body?: TSchema; errors?: Partial<Record<409 | 422, string>> },
+    spec: {
+      operationId: string;
+      summary: string;
+      effect: string;
+      body?: TSchema;
+      errors?: Partial<Record<409 | 422, string>>;
+      /** A kind whose resolution grants a role or issues a sign-in needs that permission too (a support session lacks it). */
+      permission?: Extract<Permission, 'roles:grant' | 'sign-ins:issue'>;
+    },
   ) =>
     app.put(
       path,
       {
-        config: { permission: 'requests:resolve' },
+        config: { permission: spec.permission ?? 'requests:resolve' },
         schema: operation({
           operationId: spec.operationId,
           tag: TAG,
           summary: spec.summary,
-          description: `${RESOLVE}\n\nRESOLVED: ${spec.effect}`,
+          description: `${RESOLVE}${spec.permission ? ` ${NOT_FOR_SUPPORT}` : ''}\n\nRESOLVED: ${spec.effect}`,
           params: RequestParams,
           body: (spec.body ?? ResolveBody) as typeof AssignResolveBody,
           response: Type.Ref(WorkflowRequest),
-          errors: { ...RESOLVE_ERRORS, ...spec.errors },
+          errors: { ...RESOLVE_ERRORS, ...(spec.permission ? { 403: 'Not an administrator, or a support session' } : {}), ...spec.errors },
         }),
       },
       async (request) =>
@@ -123,6 +135,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
     operationId: 'resolveRoleChangeRequest',
     summary: 'Resolve a role-change request',
     effect: 'the member takes the requested role. 409 when the member no longer exists.',
+    permission: 'roles:grant',
   });
 
   app.post(
@@ -187,6 +200,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'support address (SUPPORT_EMAIL, default support@<BASE_DOMAIN>). Its link is built from PUBLIC_URL and the ' +
       'workspace domain, never from the request. Redeeming its token at POST /auth/one-time yields a one-hour session ' +
       'acting as the resolving administrator. Impersonation requests are made with `timetrack support impersonate`.',
+    permission: 'sign-ins:issue',
   });
 
   for (const [kind, type, label] of [

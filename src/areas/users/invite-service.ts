@@ -3,7 +3,8 @@ import { workspaceUrl } from '../../config.js';
 import type { Db, Trx } from '../../db/database.js';
 import { rerunAfterUniqueRace } from '../../db/errors.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
-import { invalid } from '../../domain/errors.js';
+import { forbidden, invalid } from '../../domain/errors.js';
+import { actorHolds, SUPPORT_SESSION_DENIED } from '../../domain/policy.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { findOrCreateAccount } from '../access/index.js';
@@ -23,6 +24,8 @@ const ATTEMPTS = 3;
  * a reason to retry, not a problem to answer.
  */
 export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, config: Config, body: UserInvite): Promise<User> {
+  // Inviting an Administrator grants a role (docs/rules.md §5): a support session may not.
+  if (body.role === 'Administrator' && !actorHolds(inviter, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   const email = normalizeEmail(body.email);
   if (!isEmail(email)) throw invalid('/body/email', 'must be an email address');
   const name = body.name !== undefined ? cleanName(body.name, '/body/name') : null;

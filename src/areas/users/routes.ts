@@ -40,10 +40,15 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'given. An email already in the workspace (any case) answers that same user as it is (200): name, role, ' +
           'title and archived are not changed by a re-invitation (use PUT /users/{userId}); it is never duplicated, ' +
           'also when invited concurrently. Every invitation, first or repeated, writes an `invitation` message to ' +
-          'the outbox in the same transaction; its link is the workspace address built from PUBLIC_URL.',
+          'the outbox in the same transaction; its link is the workspace address built from PUBLIC_URL. A support ' +
+          'session (an impersonation, docs/rules.md §5) cannot grant a role: inviting with role Administrator is 403 ' +
+          'for it (checked before the email is looked up).',
         body: UserInvite,
         response: Type.Ref(User),
-        errors: { 403: 'Not an administrator', 422: 'Not an email address, blank name, unknown role' },
+        errors: {
+          403: 'Not an administrator, or a support session inviting an Administrator',
+          422: 'Not an email address, blank name, unknown role',
+        },
       }),
     },
     async (request) => inviteUser(app.db, request.actor, request.workspace, app.config, request.body),
@@ -76,12 +81,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Administrators change anyone\'s role, archived, name, avatar, phone and title. A User changes only their ' +
           'own name, avatar, phone and title: another user, or role/archived in the body at all (even unchanged), is ' +
           '403. The last unarchived administrator can be neither demoted nor archived (409). Archiving takes effect ' +
-          'at once: the user\'s API keys and sessions answer 401 from then on.',
+          'at once: the user\'s API keys and sessions answer 401 from then on. A support session (an impersonation, ' +
+          'docs/rules.md §5) cannot change a role: role in its body at all (even unchanged) is 403.',
         params: UserParams,
         body: UserUpdate,
         response: Type.Ref(User),
         errors: {
-          403: 'A User changing someone else, or role or archived',
+          403: 'A User changing someone else, or role or archived; a support session sending role',
           409: 'Would demote or archive the last active administrator',
         },
       }),

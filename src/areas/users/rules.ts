@@ -1,5 +1,5 @@
 import { conflict, forbidden, invalid } from '../../domain/errors.js';
-import { holds, permits } from '../../domain/policy.js';
+import { holds, permits, SUPPORT_SESSION_DENIED, tokenKindAllows } from '../../domain/policy.js';
 import { cleanName } from '../../lib/names.js';
 import type { Actor, Role } from '../../domain/actor.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
@@ -26,9 +26,12 @@ export interface UserChanges {
 
 /**
  * Who may change what on a user (docs/rules.md §5): administrators anything; a User only their own
- * name, avatar, phone and title. Sending role or archived at all is 403 for a User, even unchanged.
+ * name, avatar, phone and title. Sending role or archived at all is 403 for a User, even unchanged,
+ * and sending role is 403 for a support session.
  */
 export function assertMayUpdate(actor: Actor, targetId: string, body: UserUpdate): void {
+  // Setting a role grants one: never with a support session (docs/rules.md §5), even unchanged.
+  if (body.role !== undefined && !tokenKindAllows(actor.tokenKind, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   if (holds(actor.role, 'users:manage')) return;
   if (!permits(actor, 'users:update', { ownerId: targetId })) throw forbidden('Only administrators can change another user.');
   if (body.role !== undefined || body.archived !== undefined) {

@@ -151,13 +151,15 @@ export async function deleteOrganization(db: Db, id: string): Promise<void> {
 }
 
 /** Workspaces where an account has an unarchived user, oldest first. */
-export async function listActiveWorkspacesOfAccount(db: Db, accountId: string): Promise<WorkspaceSummary[]> {
+/** The account's workspaces with an unarchived user of it; with `onlyOrganizationId`, at most that one. */
+export async function listActiveWorkspacesOfAccount(db: Db, accountId: string, onlyOrganizationId?: string): Promise<WorkspaceSummary[]> {
   return db
     .selectFrom('users')
     .innerJoin('organizations', 'organizations.id', 'users.organization_id')
     .select(['organizations.domain', 'organizations.name'])
     .where('users.account_id', '=', accountId)
     .where('users.archived', '=', toDbBool(false))
+    .$if(onlyOrganizationId !== undefined, (query) => query.where('organizations.id', '=', onlyOrganizationId!))
     .orderBy('organizations.created_at')
     .orderBy('organizations.id')
     .execute();

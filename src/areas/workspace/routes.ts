@@ -15,6 +15,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOrganizations',
         tag: TAG,
         summary: 'Workspaces where the caller\'s account has an active user',
+        description:
+          'A support session (an impersonation, docs/rules.md §5) sees only the workspace it is bound to: the ' +
+          'answer then lists this workspace alone.',
         response: Type.Array(OrganizationSummary),
       }),
     },
@@ -60,9 +63,11 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteOrganization',
         tag: TAG,
         summary: 'Delete the workspace and all its data',
-        description: 'Administrators only. Accounts stay; every record of the workspace is removed at once.',
+        description:
+          'Administrators only, and not with a support session (an impersonation, docs/rules.md §5): 403. Accounts ' +
+          'stay; every record of the workspace is removed at once.',
         response: OrganizationDeleted,
-        errors: { 403: 'Not an administrator' },
+        errors: { 403: 'Not an administrator, or a support session' },
       }),
     },
     async (request) => deleteWorkspace(app.db, request.actor, request.workspace, app.config),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
+import { actorHolds } from '../../domain/policy.js';
 import { assertCurrency } from '../../lib/currencies.js';
 import { assertUsableDomain } from '../../lib/domains.js';
 import { isEmail } from '../../lib/email.js';
@@ -26,8 +27,13 @@ import { assertCoreHours, domainTaken, ORGANIZATION_DEFAULTS } from './rules.js'
 import type { Organization, OrganizationUpdate } from './schemas.js';
 
 /** The workspaces where the caller's account has an unarchived user, oldest first. */
+/**
+ * The workspaces of the caller's account; a caller without `account:workspaces` (a support session,
+ * docs/rules.md §5) sees only the one it is bound to.
+ */
 export async function accountWorkspaces(db: Db, actor: Actor): Promise<{ active: true; domain: string; name: string }[]> {
-  const workspaces = await listActiveWorkspacesOfAccount(db, actor.accountId);
+  const only = actorHolds(actor, 'account:workspaces') ? undefined : actor.organizationId;
+  const workspaces = await listActiveWorkspacesOfAccount(db, actor.accountId, only);
   return workspaces.map((workspace) => ({ active: true, domain: workspace.domain, name: workspace.name }));
 }
 
