@@ -15,6 +15,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listOrganizations',
         tag: TAG,
         summary: 'Workspaces where the caller\'s account has an active user',
+        description:
+          'Any role. The workspaces (domain and name) where the account of the caller (one email) has an unarchived ' +
+          'user, this one included.',
         response: Type.Array(OrganizationSummary),
       }),
     },
@@ -29,6 +32,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOrganization',
         tag: TAG,
         summary: 'The organization of this host',
+        description: 'Any role. The organization selected by the Host header, with all its settings.',
         response: Type.Ref(Organization),
       }),
     },
