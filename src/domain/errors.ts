@@ -82,6 +82,14 @@ export const conflict = (detail: string) => new ApiError('conflict', detail);
 export const unauthorized = (detail = 'A valid bearer token is required.') =>
   new ApiError('unauthorized', detail, undefined, { 'www-authenticate': 'Bearer' });
 
+/**
+ * The `detail` of a problem about one field: a sentence whose subject is the field's JSON Pointer, e.g.
+ * `/body/endedAt must not be before startedAt.` The message (also the field error's `message`) is the
+ * predicate, so it never repeats the field's name.
+ */
+export const fieldDetail = (pointer: string, message: string): string =>
+  `${pointer} ${message}${/[.!?]$/.test(message) ? '' : '.'}`;
+
 /** A rule broken by one field: 422 pointing at it. */
 export const invalid = (pointer: string, message: string) =>
-  new ApiError('validation', `${pointer.split('/').pop()} ${message}`, [{ pointer, message }]);
+  new ApiError('validation', fieldDetail(pointer, message), [{ pointer, message }]);

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { workspaceUrl } from '../config.js';
+import { supportAddress, workspaceUrl } from '../config.js';
 import { ProblemSchema } from './schemas.js';
 
 export const API_VERSION = '2026-07-04';
@@ -14,7 +14,7 @@ Decisions this document records where the API reference is silent:
 - **Errors** are \`application/problem+json\` (RFC 9457) with \`type\`, \`title\`, \`status\`, \`detail\`,
   \`code\` and, for 422, \`errors: [{pointer, message}]\`. 400 unparseable JSON, 401 bad or missing
   token (\`WWW-Authenticate: Bearer\`), 403 role, 404 unknown host, route or record (also records the
-  caller may not see), 405 other method (\`Allow\`), 409 state or uniqueness, 413 body over 1 MiB,
+  caller may not see), 405 other method, QUERY included (\`Allow\`), 409 state or uniqueness, 413 body over 1 MiB,
   415 body not JSON, 422 schema or rule, 423 locked timesheet week, 429 rate limit (\`Retry-After\`).
 - **Ids** in paths are opaque: a malformed id is 404. Collections are objects keyed by id, in creation order.
 - **Timestamps** in carry an offset (422 without); out they are UTC with milliseconds and \`Z\`.
@@ -39,13 +39,150 @@ Decisions this document records where the API reference is silent:
   write since the last, after their commit; PostgreSQL: its COMMIT).
 `.trim();
 
+/** One description per tag an operation uses, listed in this order (a tag missing here fails test/operator/openapi.test.ts). */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Workspace:
+    'The workspace of the host: its organization and settings, the caller\'s auth snapshot, the workspaces of the ' +
+    'caller\'s account, and the one-time support sign-in.',
+  'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
+  Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
+  Projects: 'The projects of the workspace.',
+  'Project members': 'Who belongs to a project, and who administers it (project admins).',
+  Activities: 'Time entries: finished activities and running timers (pending), alone and listed.',
+  'Revenue rates': 'What an hour of a project member is billed at, from a start to an optional end.',
+  Billing: 'The workspace\'s subscriptions, checkout links, billing transactions and app-store receipts.',
+  Geofences: 'Places (a centre and a radius) with the actions a client runs on entering and leaving them, optionally tied to a project.',
+  Reports: 'Saved report definitions: a time span, the selected projects and members, and filters.',
+  Requests: 'Workflow requests (role changes, project assignments, support impersonation, timesheet unlocks and approvals) and their resolution.',
+  Timesheets: 'Weekly timesheet locks: which weeks are closed to changes, and for whom they are reopened.',
+};
+
+/** Response headers the service sends, declared once and referred to by each response that carries them. */
+const HEADERS = {
+  RequestId: {
+    description:
+      'The id of this request in the log: the `x-request-id` the client sent when it is 1–128 characters of ' +
+      '`A-Za-z0-9._:-`, else a new UUID. On every response.',
+    required: true,
+    schema: { type: 'string', maxLength: 128 },
+  },
+  RateLimitLimit: {
+    description: 'Requests allowed per minute by the limit that counted this one (absent while the counter store does not answer).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: 'Requests left in the current minute.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitReset: {
+    description: 'Seconds until the current window ends.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before the next request is counted again.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  WwwAuthenticate: {
+    description: 'The scheme to authenticate with: `Bearer`.',
+    required: true,
+    schema: { type: 'string', enum: ['Bearer'] },
+  },
+  CacheControl: {
+    description: '`no-store` on every answer to an authenticated caller, and on the one-time sign-in: none may be cached.',
+    schema: { type: 'string', enum: ['no-store'] },
+  },
+  Allow: {
+    description: 'The methods the path takes, comma-separated.',
+    required: true,
+    schema: { type: 'string' },
+  },
+} as const;
+
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': headerRef('RateLimitLimit'),
+  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+  'RateLimit-Reset': headerRef('RateLimitReset'),
+};
+/** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in-routes.ts). */
+const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn']);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+interface DocOperation {
+  operationId: string;
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+interface Doc {
+  paths?: Record<string, Record<string, DocOperation | undefined>>;
+  components?: Record<string, Record<string, unknown> | undefined>;
+  tags?: { name: string; description?: string }[];
+}
+
+/**
+ * What the route schemas cannot say, added to the generated document in one place: each operation's
+ * request body becomes the named component `<OperationId>Body` (so generated clients get named input
+ * types), each response declares the headers it carries, and the tags used are listed with descriptions.
+ */
+export function completeDocument<T>(document: T): T {
+  const doc = structuredClone(document) as Doc;
+  const components = (doc.components ??= {});
+  const schemas = (components.schemas ??= {});
+  components.headers = { ...HEADERS };
+  components.responses = {
+    MethodNotAllowed: {
+      description:
+        'A known path with a method it does not take (QUERY included): 405 `method-not-allowed`, never reaching an operation.',
+      headers: { Allow: headerRef('Allow'), 'x-request-id': headerRef('RequestId') },
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    },
+  };
+  const tagsUsed = new Set<string>();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      for (const tag of op.tags ?? []) tagsUsed.add(tag);
+      const body = op.requestBody?.content?.['application/json'];
+      if (body?.schema && !body.schema.$ref) {
+        const name = `${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}Body`;
+        schemas[name] = { title: name, ...body.schema };
+        body.schema = { $ref: `#/components/schemas/${name}` };
+      }
+      const authenticated = !(Array.isArray(op.security) && op.security.length === 0);
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const headers: Record<string, unknown> = { 'x-request-id': headerRef('RequestId'), ...RATE_LIMIT_HEADERS };
+        if (status === '401') headers['WWW-Authenticate'] = headerRef('WwwAuthenticate');
+        if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
+        const noStore = authenticated ? status !== '401' && status !== '429' : NO_STORE_PUBLIC_OPERATIONS.has(op.operationId) && status === '200';
+        if (noStore) headers['Cache-Control'] = headerRef('CacheControl');
+        response.headers = { ...response.headers, ...headers };
+      }
+    }
+  }
+  const known = Object.keys(TAG_DESCRIPTIONS).filter((tag) => tagsUsed.has(tag));
+  const unknown = [...tagsUsed].filter((tag) => !(tag in TAG_DESCRIPTIONS));
+  doc.tags = [...known, ...unknown].map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) }));
+  return doc as T;
+}
+
 /** The OpenAPI 3.0.3 document, generated from the route schemas, and its interactive docs. */
 export const openapi = fp(async (app: FastifyInstance) => {
   app.addSchema(ProblemSchema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'timetrack API', version: API_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'timetrack API',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+        contact: { name: 'Support of this timetrack installation', email: supportAddress(app.config), url: app.config.publicUrl },
+      },
       servers: [
         {
           url: `${workspaceUrl(app.config, '{workspace}')}/api`,
@@ -69,6 +206,8 @@ export const openapi = fp(async (app: FastifyInstance) => {
       schema: route.config?.permission ? { ...schema, 'x-permission': route.config.permission } : schema,
       url,
     }),
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject ? completeDocument(documentObject.openapiObject) : documentObject.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ApiError, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { ApiError, fieldDetail, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
 import { resolveWorkspace } from './tenancy.js';
 
 function problemBody(error: ApiError): Record<string, unknown> {
@@ -63,7 +63,7 @@ function validationProblem(error: FastifyError): ApiError {
     return { pointer, message: e.message ?? 'is invalid' };
   });
   const first = errors[0];
-  return new ApiError('validation', `${first.pointer} ${first.message}`, errors);
+  return new ApiError('validation', fieldDetail(first.pointer, first.message), errors);
 }
 
 const STATUS_CODE: Record<number, ProblemCode> = Object.fromEntries(
@@ -118,7 +118,8 @@ export const problems = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendProblem(reply, toApiError(error, request)));
 
-  app.setNotFoundHandler(async (request, reply) => {
+  /** Unknown paths are 404; a known path with a method it does not take is 405 with `Allow`. */
+  const answerUnrouted = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     // Under /api an unknown host is reported as such, whatever the path.
     if (path.startsWith('/api/')) await resolveWorkspace(app, request);
@@ -134,5 +135,20 @@ export const problems = fp(async (app: FastifyInstance) => {
       );
     }
     return sendProblem(reply, new ApiError('not-found', `No route ${request.method} ${path}.`));
+  };
+
+  app.setNotFoundHandler(answerUnrouted);
+
+  // No route takes QUERY (RFC 10008). It carries a body, so Fastify would check its Content-Type (400 without
+  // one) before the not-found handler runs: this catch-all answers it first, as the not-found handler would.
+  app.route({
+    method: 'QUERY',
+    url: '*',
+    schema: { hide: true },
+    onRequest: async (request, reply) => {
+      await answerUnrouted(request, reply);
+      return reply;
+    },
+    handler: async () => undefined,
   });
 });

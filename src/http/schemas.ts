@@ -69,7 +69,8 @@ interface OperationSpec<P, Q, B, R> {
   operationId: string;
   tag: string;
   summary: string;
-  description?: string;
+  /** What the operation does and the rules it applies beyond its schemas: every operation has one. */
+  description: string;
   params?: P;
   querystring?: Q;
   body?: B;
@@ -108,7 +109,7 @@ export function operation<
     operationId: spec.operationId,
     tags: [spec.tag],
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    description: spec.description,
     ...(spec.public ? { security: [] } : {}),
     response: { 200: spec.response, ...problems },
   };

@@ -11,5 +11,5 @@ export function assertUsableDomain(domain: string, pointer = '/body/domain'): vo
   if (!isWellFormedDomain(domain)) {
     throw invalid(pointer, 'must be 3–63 characters of a-z, 0-9 and -, not starting or ending with -');
   }
-  if (RESERVED_DOMAINS.has(domain)) throw invalid(pointer, `"${domain}" is reserved`);
+  if (RESERVED_DOMAINS.has(domain)) throw invalid(pointer, `must not be "${domain}", a reserved name`);
 }

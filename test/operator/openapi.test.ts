@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { describeEachStore } from '../support/harness.js';
 
@@ -46,6 +47,82 @@ describeEachStore('OpenAPI document', (h) => {
       }
     }
     expect(operationIds.size).toBeGreaterThanOrEqual(9);
+  });
+
+  const operations = (doc: any) =>
+    Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({ where: `${method.toUpperCase()} ${path}`, op: item[method] })),
+    );
+
+  it('gives every operation a description beside its summary', async () => {
+    const missing = operations(await load()).filter(({ op }) => !(typeof op.description === 'string' && op.description.trim() !== '' && op.description !== op.summary));
+    expect(missing.map(({ where }) => where)).toEqual([]);
+  });
+
+  it('names every request body as the component <OperationId>Body, so generated clients get named input types', async () => {
+    const doc = await load();
+    let bodies = 0;
+    for (const { where, op } of operations(doc)) {
+      if (!op.requestBody) continue;
+      bodies++;
+      const name = `${op.operationId[0].toUpperCase()}${op.operationId.slice(1)}Body`;
+      expect(op.requestBody.content['application/json'].schema, where).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(doc.components.schemas[name], where).toMatchObject({ title: name, type: 'object' });
+    }
+    expect(bodies).toBeGreaterThanOrEqual(30);
+  });
+
+  it('lists every tag its operations use, each once with a description, and no other', async () => {
+    const doc = await load();
+    const used = new Set(operations(doc).flatMap(({ op }) => op.tags));
+    expect(doc.tags.map((tag: any) => tag.name).sort()).toEqual([...used].sort());
+    for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w{3}/);
+  });
+
+  it('states its license (MIT, as package.json does) and a contact: the support address', async () => {
+    const doc = await load();
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(doc.info.license).toEqual({ name: pkg.license, url: 'https://opensource.org/licenses/MIT' });
+    expect(doc.info.contact).toEqual({
+      name: 'Support of this timetrack installation',
+      email: `support@${h.config.baseDomain}`,
+      url: h.config.publicUrl,
+    });
+  });
+
+  it('declares the response headers the service sends: x-request-id and RateLimit-* on every response, WWW-Authenticate on 401, Retry-After on 429, Cache-Control on authenticated answers, Allow on 405', async () => {
+    const doc = await load();
+    const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    for (const name of ['RequestId', 'RetryAfter', 'WwwAuthenticate', 'Allow']) expect(doc.components.headers[name].required, name).toBe(true);
+    for (const { where, op } of operations(doc)) {
+      const authenticated = op.security === undefined;
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        const at = `${where} ${status}`;
+        expect(response.headers['x-request-id'], at).toEqual(ref('RequestId'));
+        expect(response.headers['RateLimit-Limit'], at).toEqual(ref('RateLimitLimit'));
+        expect(response.headers['RateLimit-Remaining'], at).toEqual(ref('RateLimitRemaining'));
+        expect(response.headers['RateLimit-Reset'], at).toEqual(ref('RateLimitReset'));
+        expect(response.headers['WWW-Authenticate'], at).toEqual(status === '401' ? ref('WwwAuthenticate') : undefined);
+        expect(response.headers['Retry-After'], at).toEqual(status === '429' ? ref('RetryAfter') : undefined);
+        if (authenticated && status !== '401' && status !== '429') expect(response.headers['Cache-Control'], at).toEqual(ref('CacheControl'));
+      }
+    }
+    expect(doc.paths['/auth/one-time'].post.responses['200'].headers['Cache-Control']).toEqual(ref('CacheControl'));
+    expect(doc.components.responses.MethodNotAllowed.headers.Allow).toEqual(ref('Allow'));
+  });
+
+  it('declares the headers a real answer carries: a 200 to a token, a 401 and a 405', async () => {
+    const ws = await h.workspace();
+    const ok = await h.call('GET', '/api/organization', { host: ws.host, token: ws.admin.token });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['cache-control']).toBe('no-store');
+    expect(ok.headers['x-request-id']).toEqual(expect.any(String));
+    for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(ok.headers[header], header).toMatch(/^\d+$/);
+    const anonymous = await h.call('GET', '/api/organization', { host: ws.host });
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+    expect(anonymous.headers['cache-control']).toBeUndefined();
+    const other = await h.call('PATCH', '/api/organization', { host: ws.host, token: ws.admin.token, body: {} });
+    expect(other.headers.allow).toBe('GET, HEAD, PUT, DELETE');
   });
 
   it('describes the workspace server and the bearer scheme', async () => {

@@ -73,6 +73,18 @@ describeEachStore('Problem responses', (h) => {
     expect(res.headers.allow).toBe('DELETE');
   });
 
+  it('405 applies to QUERY like any other method, before its body is read: without a Content-Type or with a JSON body', async () => {
+    const ws = await h.workspace();
+    for (const options of [{}, { body: { q: 1 } }]) {
+      const res = await h.call('QUERY', '/api/organization', { host: ws.host, token: ws.admin.token, ...options });
+      expectProblem(res, 405, 'method-not-allowed');
+      expect(res.headers.allow).toBe('GET, HEAD, PUT, DELETE');
+      expect(res.body.detail).toBe('QUERY is not allowed here.');
+    }
+    const unknown = await h.call('QUERY', '/api/no-such-route', { host: ws.host, token: ws.admin.token });
+    expectProblem(unknown, 404, 'not-found');
+  });
+
   it('409 conflict: renaming to a domain another workspace holds', async () => {
     const a = await h.workspace();
     const b = await h.workspace();
@@ -139,6 +151,26 @@ describeEachStore('Problem responses', (h) => {
     } finally {
       await h.app.db.schema.alterTable('organizations_away').renameTo('organizations').execute();
     }
+  });
+
+  it('a detail about one field is a sentence whose subject is the field\'s pointer, from the schema or a rule', async () => {
+    const ws = await h.workspace();
+    const schema = await as(h, ws).put('/api/organization', { rounding: { interval: '15' } });
+    expect(schema.body.detail).toBe('/body/rounding/interval must be integer.');
+    const rule = await as(h, ws).post('/api/reports', {
+      name: 'Monthly hours',
+      period: 'custom',
+      start: '2026-02-01T00:00:00Z',
+      end: '2026-01-01T00:00:00Z',
+      dimensions: ['project'],
+      metrics: ['time'],
+    });
+    expect(rule.body.detail).toBe('/body/end must be after start.');
+    const project = (await as(h, ws).post('/api/projects', { name: 'Sentences' })).body;
+    const member = await as(h, ws).post(`/api/projects/${project.id}/members`, { userId: 'nobody' });
+    expect(member.body.detail).toBe('/body/userId must name an unarchived user of this workspace.');
+    const period = await as(h, ws).get('/api/activities', undefined, { query: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } });
+    expect(period.body).toMatchObject({ detail: '/query/from must not be after to.', errors: [{ pointer: '/query/from', message: 'must not be after to' }] });
   });
 
   it('every response carries x-request-id, problems included', async () => {

@@ -182,7 +182,8 @@ describeEachStore('Mass assignment', (h: Harness) => {
       const row = AUTHORIZATION_MATRIX.find((r) => r.operation === operation)!;
       const callers = WRITERS.filter((caller) => row.expected[caller] === 200);
       expect(callers.length, operation).toBeGreaterThan(0);
-      const schema = doc.paths[path][method.toLowerCase()].requestBody?.content['application/json'].schema;
+      const named = doc.paths[path][method.toLowerCase()].requestBody?.content['application/json'].schema;
+      const schema = named?.$ref ? doc.components.schemas[named.$ref.split('/').pop()] : named;
       const taken = new Set(Object.keys(schema?.properties ?? {}));
       for (const caller of callers) {
         const world = operation === 'POST /organization/rename' ? ((await seedPeople(h)) as World) : a;

@@ -12,6 +12,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getAuth',
         tag: 'Workspace',
         summary: 'Who is calling: email, workspace domain and the bearer token in use',
+        description:
+          'Any role. Answers the domain of this workspace, the email of the calling user and the bearer token the ' +
+          'request carried (an API key or a session access token), as sent.',
         response: AuthSnapshot,
       }),
     },
@@ -26,6 +29,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listApiKeys',
         tag: 'API keys',
         summary: 'The caller\'s API keys (never their secrets)',
+        description:
+          'Any role, and only the caller\'s own keys in this workspace, keyed by id in creation order: their names, ' +
+          'prefixes, creation and last use (kept to the minute). A key\'s secret is shown only once, when it is created.',
         response: ApiKeyMap,
       }),
     },
@@ -43,7 +49,10 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createApiKey',
         tag: 'API keys',
         summary: 'Create an API key for the caller; the answer holds the secret, once',
-        description: 'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot create lasting credentials.',
+        description:
+          'Any role, for the caller only. The name is trimmed and must be 1–200 characters (422 otherwise). The answer ' +
+          'holds the key (`ttk_…`) once: only its SHA-256 digest is stored, so it cannot be shown again. ' +
+          'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot create lasting credentials.',
         body: ApiKeyCreate,
         response: ApiKeyCreated,
         errors: { 403: 'A support session' },
@@ -60,7 +69,10 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteApiKey',
         tag: 'API keys',
         summary: 'Revoke one of the caller\'s API keys; it stops working at once',
-        description: 'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot change credentials.',
+        description:
+          'Any role, for the caller\'s own keys only: another user\'s key is 404, as is one that does not exist. ' +
+          'The key is refused at once on this instance and within a second on others. ' +
+          'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot change credentials.',
         params: ApiKeyParams,
         response: Empty,
         errors: { 403: 'A support session' },

@@ -60,6 +60,9 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getActivity',
         tag: TAG,
         summary: 'One activity, when the caller may see it',
+        description:
+          'An administrator sees every activity; a User their own and those on projects they administer. Any other ' +
+          'activity is 404, as is an unknown id.',
         params: ActivityParams,
         response: Type.Ref(Activity),
       }),

@@ -1,5 +1,5 @@
 import type { Role } from '../../domain/actor.js';
-import { ApiError, conflict, forbidden, invalid } from '../../domain/errors.js';
+import { conflict, forbidden, invalid } from '../../domain/errors.js';
 import { reachesAll } from '../../domain/policy.js';
 import { toUtcIso } from '../../lib/time.js';
 import type { Activity, ActivityCreate, ActivityUpdate } from './schemas.js';
@@ -28,7 +28,7 @@ export function nameOf(name: string): string {
 /** A listing's period (canonical instants): `from` may not be after `to`. */
 export function assertPeriod(period: { from?: string; to?: string }): void {
   if (period.from !== undefined && period.to !== undefined && period.from > period.to) {
-    throw new ApiError('validation', 'from must not be after to.', [{ pointer: '/query/from', message: 'must not be after to' }]);
+    throw invalid('/query/from', 'must not be after to');
   }
 }
 

@@ -58,6 +58,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getProjectMember',
         tag: TAG,
         summary: 'One member of a project',
+        description:
+          'An administrator reads any project\'s members; a User those of the projects they are a member of. A ' +
+          'project the caller cannot see, or a member not of that project, is 404.',
         params: MemberParams,
         response: Type.Ref(ProjectMember),
       }),

@@ -51,6 +51,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getProject',
         tag: TAG,
         summary: 'One project',
+        description:
+          'An administrator reads any project of the workspace; a User the projects they are a member of. Any other ' +
+          'project is 404, as is an unknown id.',
         params: ProjectParams,
         response: Type.Ref(Project),
       }),

@@ -54,7 +54,7 @@ function instant(text: string, pointer: string): string {
 
 function assertStartBeforeEnd(definition: ReportDefinition, body: ReportBody): void {
   if (definition.start >= definition.end) {
-    throw invalid(body.end !== undefined ? '/body/end' : '/body/start', 'end must be after start');
+    throw invalid(body.end !== undefined ? '/body/end' : '/body/start', 'must be after start');
   }
 }
 

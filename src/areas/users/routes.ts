@@ -62,6 +62,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getUser',
         tag: TAG,
         summary: 'One user of the workspace',
+        description: 'Any role reads any user of the workspace, archived ones included. An unknown id is 404.',
         params: UserParams,
         response: Type.Ref(User),
       }),

@@ -16,8 +16,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tag: TAG,
         summary: 'Workspaces where the caller\'s account has an active user',
         description:
-          'A support session (an impersonation, docs/rules.md §5) sees only the workspace it is bound to: the ' +
-          'answer then lists this workspace alone.',
+          'Any role. The workspaces (domain and name) where the account of the caller (one email) has an unarchived ' +
+          'user, this one included. A support session (an impersonation, docs/rules.md §5) sees only the workspace ' +
+          'it is bound to: the answer then lists this workspace alone.',
         response: Type.Array(OrganizationSummary),
       }),
     },
@@ -32,6 +33,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getOrganization',
         tag: TAG,
         summary: 'The organization of this host',
+        description: 'Any role. The organization selected by the Host header, with all its settings.',
         response: Type.Ref(Organization),
       }),
     },

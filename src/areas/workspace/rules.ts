@@ -1,4 +1,4 @@
-import { ApiError, conflict } from '../../domain/errors.js';
+import { conflict, invalid } from '../../domain/errors.js';
 
 export const domainTaken = (domain: string) => conflict(`The domain "${domain}" is taken.`);
 
@@ -6,9 +6,7 @@ const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hh
 
 export function assertCoreHours(start: string, end: string): void {
   if (minutesOfDay(start) >= minutesOfDay(end)) {
-    throw new ApiError('validation', 'coreHours.start must be before coreHours.end.', [
-      { pointer: '/body/coreHours/start', message: 'must be before end' },
-    ]);
+    throw invalid('/body/coreHours/start', 'must be before end');
   }
 }
 
