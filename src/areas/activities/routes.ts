@@ -21,7 +21,8 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'that start before it; an activity ending exactly at `from` or starting exactly at `to` is out. ' +
           '`from` after `to` is 422. Without filters, every visible activity. Entries are in `startedAt` order, then id. ' +
           'Each filter is an index range (by user, by project, or the workspace, each ordered by `startedAt`), and `from` ' +
-          'bounds that range through the longest activity on record, so the cost follows the size of the answer, not of the history.',
+          'bounds that range through the longest activity on record (of the listed user, or of the workspace; at most 31 days, ' +
+          'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history.',
         querystring: ActivityQuery,
         response: ActivityMap,
       }),
