@@ -35,7 +35,7 @@ export { deliverPending, enqueueMessage, listMessages } from '../../src/areas/ma
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
-export { createWorkspace } from '../../src/areas/workspace/index.js';
+export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

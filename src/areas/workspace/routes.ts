@@ -60,7 +60,10 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'deleteOrganization',
         tag: TAG,
         summary: 'Delete the workspace and all its data',
-        description: 'Administrators only. Accounts stay; every record of the workspace is removed at once.',
+        description:
+          'Administrators only. Accounts stay; every record of the workspace is removed at once. Its current and former ' +
+          'domains stay reserved for 90 days (no other workspace may take them: 409), so old links and bookmarks never lead ' +
+          'into another workspace; the operator command `timetrack domain release --domain D` frees one earlier.',
         response: OrganizationDeleted,
         errors: { 403: 'Not an administrator' },
       }),
