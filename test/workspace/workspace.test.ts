@@ -226,6 +226,24 @@ describeEachStore('POST /organization/rename', (h) => {
     },
   );
 
+  it('refuses a punycode (xn--) domain with 422 and a clear message, on rename and on creation', async () => {
+    const ws = await h.workspace();
+    for (const domain of ['xn--pple-43d', 'xn--80ak6aa92e']) {
+      const res = await as(h, ws).post('/api/organization/rename', { domain });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ pointer: '/body/domain', message: 'must not start with "xn--" (internationalized, punycode domains are not accepted)' }]);
+      await expect(createWorkspace(h.app.db, { domain, name: 'Look-alike', adminEmail: `l-${domain}@example.com` })).rejects.toMatchObject({
+        status: 422,
+        errors: [{ pointer: '/domain', message: expect.stringContaining('xn--') }],
+      });
+    }
+    expect((await as(h, ws).get('/api/auth')).body.domain).toBe(ws.domain);
+    // "xn" elsewhere in a label is an ordinary name.
+    expect((await as(h, ws).post('/api/organization/rename', { domain: `${ws.domain}-xn--a` })).status).toBe(200);
+    const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
+    expect(doc.paths['/organization/rename'].post.responses['422'].description).toMatch(/xn--/);
+  });
+
   it('two workspaces renaming to the same free domain at once: exactly one wins, the other gets 409', async () => {
     const a = await h.workspace();
     const b = await h.workspace();

@@ -83,7 +83,11 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Administrators only. Takes effect at once: the old host then answers 404. Former domains stay reserved to this workspace.',
         body: RenameBody,
         response: RenameResult,
-        errors: { 403: 'Not an administrator', 409: 'The domain is taken' },
+        errors: {
+          403: 'Not an administrator',
+          409: 'The domain is taken: held now or before by another workspace, or a deleted workspace\'s (reserved 90 days)',
+          422: 'Also: a malformed or reserved domain, or a punycode one (starting with "xn--": look-alike names are not accepted)',
+        },
       }),
     },
     async (request) => renameWorkspace(app.db, request.actor, request.body.domain),
