@@ -31,7 +31,7 @@ export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permissi
 export { findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
 export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
-export { deliverPending, enqueueMessage, listMessages } from '../../src/areas/mail/index.js';
+export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';

@@ -6,6 +6,7 @@ import * as billingAndGeofences from './0003_billing_and_geofences.js';
 import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
 import * as activityListing from './0005_activity_listing.js';
 import * as retiredDomains from './0006_retired_domains.js';
+import * as outboxExpiry from './0007_outbox_expiry.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -23,4 +24,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0004_requests_and_timesheets': requestsAndTimesheets,
   '0005_activity_listing': activityListing,
   '0006_retired_domains': retiredDomains,
+  '0007_outbox_expiry': outboxExpiry,
 };
