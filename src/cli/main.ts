@@ -5,7 +5,7 @@ import { createApiKey } from '../areas/access/index.js';
 import { listMessages } from '../areas/mail/index.js';
 import { createImpersonationRequest } from '../areas/requests/index.js';
 import { findUserIdByEmail } from '../areas/users/index.js';
-import { createWorkspace, findWorkspaceByDomain } from '../areas/workspace/index.js';
+import { createWorkspace, findWorkspaceByDomain, releaseRetiredDomain } from '../areas/workspace/index.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -51,6 +51,15 @@ export function buildCli(): Command {
     .action(async (options: { domain: string; name: string; adminEmail: string; adminName?: string; currency: string; timeZone: string }) => {
       const created = await withApp((app) => createWorkspace(app.db, options));
       print(created);
+    });
+
+  const domain = program.command('domain').description('Workspace domains');
+  domain
+    .command('release')
+    .description('Release a deleted workspace\'s domain before its reservation ends, so a workspace may take it')
+    .requiredOption('--domain <domain>', 'the domain a deleted workspace held')
+    .action(async (options: { domain: string }) => {
+      print(await withApp((app) => releaseRetiredDomain(app.db, options.domain)));
     });
 
   const apikey = program.command('apikey').description('API keys');

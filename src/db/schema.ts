@@ -1,7 +1,7 @@
 import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
 import type { GeofencesTable } from './tables/geofences.js';
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
-import type { OrganizationDomainsTable, OrganizationsTable } from './tables/organizations.js';
+import type { OrganizationDomainsTable, OrganizationsTable, RetiredDomainsTable } from './tables/organizations.js';
 import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
 import type {
   ActivitiesTable,
@@ -17,6 +17,7 @@ import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './t
 export interface Database {
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
+  retired_domains: RetiredDomainsTable;
   accounts: AccountsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

@@ -117,6 +117,39 @@ describeEachStore('Listing activities: rendered by the database', (h) => {
     expect(lengths).toEqual([{ user_id: user.userId, organization_id: ws.organizationId, longest_seconds: 100 * 86_400 + 3 }]);
   });
 
+  it('the from bound follows the data: deleting or shortening a user\'s longest activity lowers that user\'s bound, and only theirs', async () => {
+    const ws = await h.workspace();
+    const t = tracking(h, ws);
+    const [user, other] = [await h.user(ws), await h.user(ws)];
+    const bounds = async () =>
+      Object.fromEntries(
+        (await h.app.db.selectFrom('activity_length_bounds').select(['user_id', 'longest_seconds']).where('organization_id', '=', ws.organizationId).execute()).map(
+          (row) => [row.user_id, Number(row.longest_seconds)],
+        ),
+      );
+    const DAY = 86_400;
+    const month = await t.activity(user, { startedAt: '2026-06-01T00:00:00Z', endedAt: '2026-07-01T00:00:00Z' });
+    const tenDays = await t.activity(user, { startedAt: '2026-07-01T00:00:00Z', endedAt: '2026-07-11T00:00:00.001Z' });
+    await t.activity(user, { startedAt: '2026-07-12T09:00:00Z', endedAt: '2026-07-12T10:00:00Z' });
+    await t.activity(other, { startedAt: '2026-06-01T00:00:00Z', endedAt: '2026-06-06T00:00:00Z' });
+    expect(await bounds()).toEqual({ [user.userId]: 30 * DAY, [other.userId]: 5 * DAY });
+    // Deleting the longest: the next longest, to the second rounded up.
+    await t.ok(as(h, ws, user).delete(`/api/activities/${month.id}`));
+    expect(await bounds()).toEqual({ [user.userId]: 10 * DAY + 1, [other.userId]: 5 * DAY });
+    // Shortening it, then making it shorter than a day: no bound is left for that user.
+    await t.ok(as(h, ws, user).put(`/api/activities/${tenDays.id}`, { endedAt: '2026-07-03T00:00:00Z' }));
+    expect(await bounds()).toEqual({ [user.userId]: 2 * DAY, [other.userId]: 5 * DAY });
+    await t.ok(as(h, ws, user).put(`/api/activities/${tenDays.id}`, { startedAt: '2026-07-02T12:00:00Z' }));
+    expect(await bounds()).toEqual({ [other.userId]: 5 * DAY });
+    // Deleting a shorter activity than the longest leaves the bound alone; the listings answer as before.
+    const week = await t.activity(user, { startedAt: '2026-07-20T00:00:00Z', endedAt: '2026-07-27T00:00:00Z' });
+    const twoDays = await t.activity(user, { startedAt: '2026-07-21T00:00:00Z', endedAt: '2026-07-23T00:00:00Z' });
+    await t.ok(as(h, ws, user).delete(`/api/activities/${twoDays.id}`));
+    expect(await bounds()).toEqual({ [user.userId]: 7 * DAY, [other.userId]: 5 * DAY });
+    expect(Object.keys((await as(h, ws).get('/api/activities?from=2026-07-26T00:00:00Z')).body)).toEqual([week.id]);
+    expect(Object.keys((await as(h, ws).get('/api/activities?from=2026-07-02T23:00:00Z&to=2026-07-04T00:00:00Z')).body)).toEqual([tenDays.id]);
+  });
+
   it(`reads an answer of more than ${LIST_PIECE} entries in pieces, and answers every entry once, in order`, async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);

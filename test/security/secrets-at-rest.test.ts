@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { dumpAll, type Dump } from './world.js';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { hashToken, listMessages } from '../support/src.js';
+import { deliverPending, EXPIRED_BODY, hashToken, listMessages } from '../support/src.js';
 
 /**
  * Issue 6 part 7, secrets at rest: every API key, session token and one-time sign-in token the
@@ -12,8 +12,9 @@ import { hashToken, listMessages } from '../support/src.js';
  * The one exception, by design: the outbox. A resolved impersonation request must mail a sign-in
  * link, and the transactional outbox holds the message, link included, until it is delivered (and
  * afterwards, as the record of what was sent; without SMTP_URL the operator reads it with
- * `timetrack outbox list`). That token is single-use, valid one hour and bound to its workspace, so
- * the tests below prove it is dead once redeemed or expired, and that no other table holds it.
+ * `timetrack outbox list`), but only while the token can be used: redeemed or expired, the message's
+ * body is replaced. The tests below prove it is dead and gone once redeemed or expired, and that no
+ * other table holds it.
  */
 
 interface Secret {
@@ -112,6 +113,24 @@ describeEachStore(
       const again = await redeem(h, ws, token);
       expect(again.status).toBe(401);
       expect(again.body.code).toBe('unauthorized');
+    });
+
+    it('the outbox keeps a sign-in link only while it can be used: redeemed or expired, the message no longer holds the token', async () => {
+      const ws = await h.workspace();
+      const used = await signInLinkToken(h, ws);
+      const unused = await signInLinkToken(h, ws);
+      const bodies = async () => (await listMessages(h.app.db, ws.organizationId)).map((m) => m.body);
+      expect(hitsIn(await dumpAll(h), used)).toEqual(['outbox.body']);
+      // Redeemed: its message's text is gone in the same transaction; the other link is still there.
+      expect((await redeem(h, ws, used)).status).toBe(200);
+      expect(hitsIn(await dumpAll(h), used)).toEqual([]);
+      expect(hitsIn(await dumpAll(h), unused)).toEqual(['outbox.body']);
+      // Expired: the mail worker's next pass after the hour removes it, SMTP or not; before the hour it stays.
+      await deliverPending(h.app, { now: new Date(Date.now() + 59 * 60_000) });
+      expect(hitsIn(await dumpAll(h), unused)).toEqual(['outbox.body']);
+      await deliverPending(h.app, { now: new Date(Date.now() + 61 * 60_000) });
+      expect(hitsIn(await dumpAll(h), unused)).toEqual([]);
+      expect(await bodies()).toEqual([EXPIRED_BODY, EXPIRED_BODY]);
     });
 
     it('a sign-in link token past its hour is unusable, and an unused one is bound to its workspace', async () => {

@@ -33,11 +33,11 @@ export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permissi
 export { findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
 export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
-export { deliverPending, enqueueMessage, listMessages } from '../../src/areas/mail/index.js';
+export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
-export { createWorkspace } from '../../src/areas/workspace/index.js';
+export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

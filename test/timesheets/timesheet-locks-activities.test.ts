@@ -71,6 +71,25 @@ describeEachStore('Timesheet locks on activities', (h) => {
     expect((await admin.delete(`/api/activities/${users.id}`)).status).toBe(200);
   });
 
+  it('starting a timer closes the running one only when its week is open: a User\'s timer from a locked week is 423 and keeps running', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const timer = await make.timer(h, ws, { owner: user, startedAt: '2026-07-03T09:00:00Z' });
+    await lockWeek(h, ws, user, 27);
+    const u = as(h, ws, user);
+    // The direct close and the close by a new timer are one change of the running activity.
+    expectLocked(await u.put(`/api/activities/${timer.id}`, { endedAt: '2026-07-08T09:00:00Z' }));
+    expectLocked(await u.post('/api/activities', { name: 'Next', startedAt: '2026-07-08T09:00:00Z', pending: true }));
+    expect((await u.get(`/api/activities/${timer.id}`)).body).toEqual(timer);
+    expect(Object.keys((await u.get('/api/activities')).body)).toEqual([timer.id]);
+    // An administrator is not held, also when the running timer is their own.
+    const adminTimer = await make.timer(h, ws, { startedAt: '2026-07-03T09:00:00Z' });
+    await lockWeek(h, ws, ws.admin, 27);
+    const next = await as(h, ws).post('/api/activities', { name: 'Next', startedAt: '2026-07-08T09:00:00Z', pending: true });
+    expect(next.status).toBe(200);
+    expect((await as(h, ws).get(`/api/activities/${adminTimer.id}`)).body.endedAt).toBe('2026-07-08T09:00:00.000Z');
+  });
+
   it('the automatic lock holds weeks at or before the recorded one', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);

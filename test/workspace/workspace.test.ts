@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { as, describeEachStore } from '../support/harness.js';
+import { as, describeEachStore, type TestWorkspace } from '../support/harness.js';
+import { createWorkspace, releaseRetiredDomain } from '../support/src.js';
 
 describeEachStore('Workspace routes', (h) => {
   it('GET /organization answers the organization of the host with every default', async () => {
@@ -145,6 +146,49 @@ describeEachStore('DELETE /organization', (h) => {
   });
 });
 
+describeEachStore('Domains of a deleted workspace', (h) => {
+  const DAY = 86_400_000;
+  const claim = (ws: TestWorkspace, domain: string) => as(h, ws).post('/api/organization/rename', { domain });
+
+  it('stay reserved for 90 days after the deletion, current and former: another workspace gets 409, the host 404', async () => {
+    const ws = await h.workspace();
+    const other = await h.workspace();
+    const former = ws.domain;
+    const current = `${ws.domain}-now`;
+    expect((await claim(ws, current)).status).toBe(200);
+    const moved = { ...ws, domain: current, host: `${current}.${h.config.baseDomain}` };
+    expect((await as(h, moved).delete('/api/organization')).status).toBe(200);
+    for (const domain of [former, current]) {
+      const taken = await claim(other, domain);
+      expect([taken.status, taken.body.code], domain).toEqual([409, 'conflict']);
+      expect(taken.body.detail).toMatch(/deleted workspace and is reserved until/);
+      await expect(createWorkspace(h.app.db, { domain, name: 'Squatter', adminEmail: `s-${domain}@example.com` })).rejects.toMatchObject({ status: 409 });
+      expect((await as(h, { ...other, domain, host: `${domain}.${h.config.baseDomain}` }).get('/api/auth')).status).toBe(404);
+    }
+    const rows = await h.app.db.selectFrom('retired_domains').selectAll().where('domain', 'in', [former, current]).orderBy('domain').execute();
+    expect(rows.map((row) => row.domain)).toEqual([former, current].sort());
+    for (const row of rows) expect(Date.parse(row.reserved_until) - Date.parse(row.retired_at)).toBe(90 * DAY);
+    // Once the reservation has ended, the domain is free again.
+    await h.app.db.updateTable('retired_domains').set({ reserved_until: new Date(Date.now() - 1000).toISOString() }).where('domain', '=', former).execute();
+    expect((await claim(other, former)).status).toBe(200);
+  });
+
+  it('are released on purpose by releaseRetiredDomain (timetrack domain release), and only a deleted workspace\'s', async () => {
+    const ws = await h.workspace();
+    const other = await h.workspace();
+    expect((await as(h, ws).delete('/api/organization')).status).toBe(200);
+    await expect(releaseRetiredDomain(h.app.db, other.domain)).rejects.toMatchObject({ status: 409 });
+    await expect(releaseRetiredDomain(h.app.db, `${ws.domain}-never`)).rejects.toMatchObject({ status: 404 });
+    expect(await releaseRetiredDomain(h.app.db, ` ${ws.domain.toUpperCase()} `)).toEqual({ domain: ws.domain, released: true });
+    expect((await claim(other, ws.domain)).status).toBe(200);
+  });
+
+  it('documents the reservation in the DELETE /organization description', async () => {
+    const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
+    expect(doc.paths['/organization'].delete.description).toMatch(/reserved for 90 days/);
+  });
+});
+
 describeEachStore('POST /organization/rename', (h) => {
   it('moves the workspace at once: the new host answers, the old one is 404', async () => {
     const ws = await h.workspace();
@@ -181,6 +225,24 @@ describeEachStore('POST /organization/rename', (h) => {
       expect(res.body.errors[0].pointer).toBe('/body/domain');
     },
   );
+
+  it('refuses a punycode (xn--) domain with 422 and a clear message, on rename and on creation', async () => {
+    const ws = await h.workspace();
+    for (const domain of ['xn--pple-43d', 'xn--80ak6aa92e']) {
+      const res = await as(h, ws).post('/api/organization/rename', { domain });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ pointer: '/body/domain', message: 'must not start with "xn--" (internationalized, punycode domains are not accepted)' }]);
+      await expect(createWorkspace(h.app.db, { domain, name: 'Look-alike', adminEmail: `l-${domain}@example.com` })).rejects.toMatchObject({
+        status: 422,
+        errors: [{ pointer: '/domain', message: expect.stringContaining('xn--') }],
+      });
+    }
+    expect((await as(h, ws).get('/api/auth')).body.domain).toBe(ws.domain);
+    // "xn" elsewhere in a label is an ordinary name.
+    expect((await as(h, ws).post('/api/organization/rename', { domain: `${ws.domain}-xn--a` })).status).toBe(200);
+    const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
+    expect(doc.paths['/organization/rename'].post.responses['422'].description).toMatch(/xn--/);
+  });
 
   it('two workspaces renaming to the same free domain at once: exactly one wins, the other gets 409', async () => {
     const a = await h.workspace();

@@ -5,7 +5,7 @@ import type { Actor, Workspace } from '../../domain/actor.js';
 import { unauthorized } from '../../domain/errors.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { isTokenOf, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../lib/tokens.js';
-import { enqueueMessage } from '../mail/index.js';
+import { enqueueMessage, expireMessageWith } from '../mail/index.js';
 import { insertOneTimeToken, insertSession, redeemOneTimeToken } from './repository.js';
 
 /** A one-time support sign-in link, and the session it yields, last this long. */
@@ -14,7 +14,8 @@ export const SUPPORT_SIGN_IN_TTL_HOURS = 1;
 /**
  * The effect of a resolved impersonation request (docs/rules.md §6): a single-use sign-in link, valid
  * one hour, mailed to the support address. Redeeming it (redeemSupportSignIn) yields a one-hour
- * session acting as the resolving administrator. Runs in the resolution's transaction.
+ * session acting as the resolving administrator. Runs in the resolution's transaction. The message
+ * keeps the link only while it can be used: its text is replaced once the token is redeemed or expired.
  */
 export async function issueSupportSignIn(
   trx: Trx,
@@ -30,6 +31,8 @@ export async function issueSupportSignIn(
     to: supportAddress(config),
     kind: 'supportSignIn',
     subject: `Support sign-in to workspace ${workspace.domain}`,
+    // The link is kept in the outbox only while it can be used: see redeemSupportSignIn and the mail worker.
+    expiresAt,
     body:
       `${resolver.email} approved your request to sign in to workspace "${workspace.domain}"` +
       `${reason ? ` (reason: ${reason})` : ''}.\n\n` +
@@ -52,6 +55,8 @@ export async function redeemSupportSignIn(
     const now = nowIso();
     const user = await redeemOneTimeToken(trx, workspace.id, token, now);
     if (!user || user.archived) throw rejected();
+    // The token is used: the message that carried it keeps no readable copy of it.
+    await expireMessageWith(trx, workspace.id, token);
     const sessionToken = newToken(SESSION_TOKEN_PREFIX);
     const expiresAt = addHours(now, SUPPORT_SIGN_IN_TTL_HOURS);
     await insertSession(trx, {

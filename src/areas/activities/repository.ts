@@ -300,12 +300,11 @@ type Timed = Pick<ActivityRow, 'organization_id' | 'user_id' | 'started_at' | 'e
  * Keeps activity_length_bounds: an activity that ends more than a day after it starts raises its
  * user's longest length, which GET /activities subtracts from `from` to bound the rows it reads
  * (activityListStatement). Every write that gives an activity an end or moves it calls this, in the
- * writer's transaction, so a listing never sees the activity without its bound. Lengths are only
- * ever raised (a deleted or shortened activity leaves a bound that is merely generous).
+ * writer's transaction, so a listing never sees the activity without its bound. A deleted,
+ * shortened or moved activity that was the longest lowers it again (forgetLength).
  */
 async function noteLength(db: Db, row: Timed): Promise<void> {
-  if (row.ended_at === null) return;
-  const seconds = Math.ceil((Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000);
+  const seconds = lengthSeconds(row);
   if (!(seconds > ACTIVITY_LENGTH_FLOOR_SECONDS)) return;
   await db
     .insertInto('activity_length_bounds')
@@ -317,6 +316,51 @@ async function noteLength(db: Db, row: Timed): Promise<void> {
         .where('activity_length_bounds.longest_seconds', '<', seconds),
     )
     .execute();
+}
+
+/** A closed activity's length in whole seconds, rounded up (0 for a running timer): the unit of activity_length_bounds. */
+const lengthSeconds = (row: Pick<Timed, 'started_at' | 'ended_at'>): number =>
+  row.ended_at === null ? 0 : Math.ceil((Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000);
+
+/**
+ * The same length as lengthSeconds, computed by the store over canonical instants (the milliseconds
+ * taken from the text, so that both agree to the second).
+ */
+const LENGTH_SECONDS_SQL = {
+  postgres: 'ceil(extract(epoch from (ended_at::timestamptz - started_at::timestamptz)))::bigint',
+  sqlite:
+    "((strftime('%s', ended_at) - strftime('%s', started_at)) * 1000" +
+    ' + cast(substr(ended_at, 21, 3) as integer) - cast(substr(started_at, 21, 3) as integer) + 999) / 1000',
+} as const;
+
+const LONGEST_OF_USER = {
+  postgres: `select max(${LENGTH_SECONDS_SQL.postgres}) as longest from activities where user_id = $1 and ended_at is not null`,
+  sqlite: `select max(${LENGTH_SECONDS_SQL.sqlite}) as longest from activities where user_id = ? and ended_at is not null`,
+} as const;
+
+/**
+ * Called with an activity's times before it was deleted or its times changed, in the writer's
+ * transaction: when that activity was its user's longest (its length reaches the recorded bound),
+ * the bound is computed again from the user's activities (read from activities_user_listing, which
+ * holds both instants), and dropped when none is longer than a day. So the `from` bound of
+ * GET /activities follows the data: one long activity, once gone, no longer widens the listings.
+ */
+async function forgetLength(db: Db, row: Timed): Promise<void> {
+  const seconds = lengthSeconds(row);
+  if (!(seconds > ACTIVITY_LENGTH_FLOOR_SECONDS)) return;
+  const recorded = await db
+    .selectFrom('activity_length_bounds')
+    .select('longest_seconds')
+    .where('user_id', '=', row.user_id)
+    .executeTakeFirst();
+  if (recorded === undefined || seconds < Number(recorded.longest_seconds)) return;
+  const found = await db.executeQuery<{ longest: number | string | null }>(CompiledQuery.raw(LONGEST_OF_USER[dialectOf(db)], [row.user_id]));
+  const longest = Number(found.rows[0]?.longest ?? 0);
+  if (longest > ACTIVITY_LENGTH_FLOOR_SECONDS) {
+    await db.updateTable('activity_length_bounds').set({ longest_seconds: longest }).where('user_id', '=', row.user_id).execute();
+  } else {
+    await db.deleteFrom('activity_length_bounds').where('user_id', '=', row.user_id).execute();
+  }
 }
 
 export async function insertActivity(db: Db, organizationId: string, activity: Activity): Promise<void> {
@@ -349,8 +393,10 @@ export async function updateActivity(db: Db, organizationId: string, activityId:
     await query.execute();
     return;
   }
+  const before = (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
   const after = await query.returning(['organization_id', 'user_id', 'started_at', 'ended_at']).executeTakeFirst();
   if (after) await noteLength(db, after);
+  if (before) await forgetLength(db, before);
 }
 
 /** Stops a timer unless someone stopped it first; true when this call stopped it. */
@@ -368,12 +414,14 @@ export async function closeTimer(db: Db, organizationId: string, activityId: str
 }
 
 export async function deleteActivity(db: Db, organizationId: string, activityId: string): Promise<boolean> {
-  const result = await db
+  const deleted = await db
     .deleteFrom('activities')
     .where('id', '=', activityId)
     .where('organization_id', '=', organizationId)
+    .returning(['organization_id', 'user_id', 'started_at', 'ended_at'])
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  if (deleted) await forgetLength(db, deleted);
+  return deleted !== undefined;
 }
 
 /** Whether the reader administers the project (an unarchived member with role Administrator). */

@@ -21,7 +21,8 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'that start before it; an activity ending exactly at `from` or starting exactly at `to` is out. ' +
           '`from` after `to` is 422. Without filters, every visible activity. Entries are in `startedAt` order, then id. ' +
           'Each filter is an index range (by user, by project, or the workspace, each ordered by `startedAt`), and `from` ' +
-          'bounds that range through the longest activity on record, so the cost follows the size of the answer, not of the history.',
+          'bounds that range through the longest activity on record (of the listed user, or of the workspace; at most 31 days, ' +
+          'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history.',
         querystring: ActivityQuery,
         response: ActivityMap,
       }),
@@ -39,13 +40,18 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Record time, or start a timer with `pending: true`',
         description:
           'Always for the caller. Starting a timer closes the caller\'s running one at the new startedAt (or at its ' +
-          'own startedAt when later); a user never has two running timers.',
+          'own startedAt when later); a user never has two running timers. That close is a change of the running ' +
+          'activity: its timesheet week must be open (423) and it may not become longer than 31 days (422). ' +
+          'An activity is at most 31 days long; a timer starts at most 24 hours after now.',
         body: ActivityCreate,
         response: Type.Ref(Activity),
         errors: {
           409: 'Two timers of the caller started at the very same moment twice in a row',
-          422: 'Also: endedAt missing without pending, endedAt before startedAt, or a projectId the caller may not book on',
-          423: 'A User\'s activity whose startedAt falls in a locked timesheet week (administrators are not held)',
+          422:
+            'Also: endedAt missing without pending, endedAt before startedAt, an activity longer than 31 days (at /body/endedAt), ' +
+            'a timer starting more than 24 hours after now (at /body/startedAt), a new timer that would close the running one ' +
+            'more than 31 days after its start (at /body/startedAt), or a projectId the caller may not book on',
+          423: 'A User\'s activity whose startedAt falls in a locked timesheet week, or a User\'s running timer in such a week that the new timer would close (administrators are not held)',
         },
       }),
     },
@@ -78,13 +84,18 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateActivity',
         tag: TAG,
         summary: 'Change an activity; endedAt closes a timer, endedAt null reopens it',
-        description: 'The activity\'s user and administrators only.',
+        description:
+          'The activity\'s user and administrators only. An activity is at most 31 days long (a running timer\'s length counts ' +
+          'when it is closed); a running timer, reopened or moved, starts at most 24 hours after now.',
         params: ActivityParams,
         body: ActivityUpdate,
         response: Type.Ref(Activity),
         errors: {
           403: 'A project admin who sees the activity but does not own it',
           409: 'Reopening while another timer of the activity\'s user runs',
+          422:
+            'Also: endedAt before startedAt, an activity longer than 31 days (at the field sent, /body/endedAt first), a running ' +
+            'timer starting more than 24 hours after now (at /body/startedAt), or a projectId the owner may not book on',
           423: 'A User\'s change when the old or the new startedAt falls in a locked timesheet week',
         },
       }),

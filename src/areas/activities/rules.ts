@@ -32,29 +32,69 @@ export function assertPeriod(period: { from?: string; to?: string }): void {
   }
 }
 
+/** The longest an activity may be (docs/rules.md §6): 31 days; a running timer's length counts when it is closed. */
+export const LONGEST_ACTIVITY_DAYS = 31;
+const LONGEST_ACTIVITY_MS = LONGEST_ACTIVITY_DAYS * 86_400_000;
+
+/** How far after now a running timer may start (docs/rules.md §6): 24 hours (clocks and time zones differ, years do not). */
+export const TIMER_START_AHEAD_HOURS = 24;
+
+/** Whether an activity from startedAt to endedAt (canonical instants) is longer than LONGEST_ACTIVITY_DAYS. */
+export const isTooLong = (startedAt: string, endedAt: string): boolean => Date.parse(endedAt) - Date.parse(startedAt) > LONGEST_ACTIVITY_MS;
+
+export const tooLong = (pointer: string) =>
+  invalid(pointer, `must make the activity at most ${LONGEST_ACTIVITY_DAYS} days long`);
+
+/** 422 at the pointer when a running timer would start more than TIMER_START_AHEAD_HOURS after now. */
+export function assertTimerStart(startedAt: string, now: string, pointer: string): void {
+  if (Date.parse(startedAt) - Date.parse(now) > TIMER_START_AHEAD_HOURS * 3_600_000) {
+    throw invalid(pointer, `must be at most ${TIMER_START_AHEAD_HOURS} hours after now for a running timer`);
+  }
+}
+
+/**
+ * A running timer that a new one closes at closeAt: 422 at /body/startedAt when that would make it
+ * longer than LONGEST_ACTIVITY_DAYS (its owner stops it first, at an earlier endedAt).
+ */
+export function assertClosable(running: { startedAt: string }, closeAt: string): void {
+  if (isTooLong(running.startedAt, closeAt)) {
+    throw invalid(
+      '/body/startedAt',
+      `would close your running timer more than ${LONGEST_ACTIVITY_DAYS} days after it started: stop it first with an earlier endedAt`,
+    );
+  }
+}
+
 /**
  * The times of a new activity: a running timer (endedAt null) when `pending` is true and endedAt is
- * absent or null; otherwise endedAt is required and may not be before startedAt.
+ * absent or null; otherwise endedAt is required and may not be before startedAt. An activity is at
+ * most LONGEST_ACTIVITY_DAYS long; a timer starts at most TIMER_START_AHEAD_HOURS after now.
  */
-export function timesOfNew(body: ActivityCreate): { startedAt: string; endedAt: string | null } {
+export function timesOfNew(body: ActivityCreate, now: string): { startedAt: string; endedAt: string | null } {
   const startedAt = instantOf(body.startedAt, '/body/startedAt');
   let endedAt: string | null = null;
   if (body.endedAt !== undefined && body.endedAt !== null) {
     endedAt = instantOf(body.endedAt, '/body/endedAt');
     if (endedAt < startedAt) throw invalid('/body/endedAt', 'must not be before startedAt');
+    if (isTooLong(startedAt, endedAt)) throw tooLong('/body/endedAt');
   } else if (body.pending !== true) {
     throw invalid('/body/endedAt', 'is required unless pending is true');
+  } else {
+    assertTimerStart(startedAt, now, '/body/startedAt');
   }
   return { startedAt, endedAt };
 }
 
 /**
  * What an update body changes besides the project, checked against the activity as it is now (422
- * at the field otherwise): endedAt may not end up before startedAt.
+ * at the field otherwise): endedAt may not end up before startedAt, nor the activity longer than
+ * LONGEST_ACTIVITY_DAYS; a running timer (reopened, or moved while it runs) may not start more than
+ * TIMER_START_AHEAD_HOURS after now.
  */
 export function changesOfFields(
   before: Activity,
   body: ActivityUpdate,
+  now: string,
 ): Partial<Pick<Activity, 'name' | 'billable' | 'startedAt' | 'endedAt'>> {
   const changes: Partial<Pick<Activity, 'name' | 'billable' | 'startedAt' | 'endedAt'>> = {};
   if (body.name !== undefined) changes.name = nameOf(body.name);
@@ -67,6 +107,11 @@ export function changesOfFields(
       ? invalid('/body/endedAt', 'must not be before startedAt')
       : invalid('/body/startedAt', 'must not be after endedAt');
   }
+  const timesChange = body.startedAt !== undefined || body.endedAt !== undefined;
+  if (timesChange && endedAt !== null && isTooLong(startedAt, endedAt)) {
+    throw tooLong(body.endedAt !== undefined && body.endedAt !== null ? '/body/endedAt' : '/body/startedAt');
+  }
+  if (timesChange && endedAt === null) assertTimerStart(startedAt, now, '/body/startedAt');
   if (body.startedAt !== undefined) changes.startedAt = startedAt;
   if (body.endedAt !== undefined) changes.endedAt = endedAt;
   return changes;

@@ -24,13 +24,14 @@ export const ActivityMap = IdMap(
 export const ActivityCreate = Type.Object(
   {
     name: Name,
-    startedAt: Timestamp('With an offset (422 without)'),
-    endedAt: Type.Optional(Nullable(Timestamp('Required unless pending is true; not before startedAt'))),
+    startedAt: Timestamp('With an offset (422 without); for a timer, at most 24 hours after now'),
+    endedAt: Type.Optional(Nullable(Timestamp('Required unless pending is true; not before startedAt, at most 31 days after it'))),
     pending: Type.Optional(
       Type.Boolean({
         description:
           'true without endedAt opens a timer (endedAt null). The caller\'s running timer, if any, is closed at the new ' +
-          'startedAt (or at its own startedAt when that is later).',
+          'startedAt (or at its own startedAt when that is later): 423 when its week is locked for a User, 422 when that ' +
+          'would make it longer than 31 days.',
       }),
     ),
     billable: Type.Optional(Type.Boolean({ description: 'Defaults to the project\'s billable, false without a project' })),

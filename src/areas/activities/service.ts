@@ -5,6 +5,7 @@ import type { Actor, Role } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { permits, readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
 import { findProjectForBooking, type ProjectForBooking } from '../projects/index.js';
 import { assertActivityWeekOpen } from '../timesheets/index.js';
 import {
@@ -23,6 +24,7 @@ import {
 } from './repository.js';
 import {
   anotherTimerRuns,
+  assertClosable,
   assertPeriod,
   changesOfFields,
   isBookable,
@@ -47,7 +49,9 @@ export type ActivityChange =
  * for the old and the new startedAt) has exactly one place to live.
  *
  * One running timer per user: a new timer first closes the owner's running one at the new startedAt,
- * or at the running one's own startedAt when that is later; reopening an activity while another
+ * or at the running one's own startedAt when that is later. That close is a change of the running
+ * activity and obeys the rules of one (docs/rules.md §6): its week must be open (423) and it may not
+ * become longer than the longest activity (422 at /body/startedAt). Reopening an activity while another
  * timer of its owner runs is 409. The partial unique index activities_one_running_timer backs both
  * under concurrency: a racing second timer makes the insert or update fail with a unique violation.
  */
@@ -61,6 +65,8 @@ export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pic
         const running = await findRunningTimer(trx, organizationId, activity.userId);
         if (running) {
           const closeAt = running.startedAt > activity.startedAt ? running.startedAt : activity.startedAt;
+          await assertActivityWeekOpen(trx, { organizationId, userId: running.userId, role: actor.role, startedAt: running.startedAt });
+          assertClosable(running, closeAt);
           await closeTimer(trx, organizationId, running.id, closeAt);
         }
       }
@@ -85,7 +91,7 @@ export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pic
 /**
  * Timesheet locks (docs/rules.md §6): the week of the old and of the new startedAt must be open for
  * the activity's user, unless an administrator writes (423 timesheet-locked otherwise). A running
- * timer that a new one closes is not checked: closing it is the one-running-timer rule, not an edit.
+ * timer that a new one closes is checked too, by writeActivity, once it has been read.
  */
 async function assertWeeksOpen(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role'>): Promise<void> {
   const activity = change.kind === 'create' ? change.activity : change.before;
@@ -116,7 +122,7 @@ const retryOnTimerRace = <T>(attempt: () => Promise<T>): Promise<T> =>
  * requests had come one after the other. Both succeed and one timer runs.
  */
 export async function createActivity(db: Db, actor: Actor, body: ActivityCreate): Promise<Activity> {
-  const { startedAt, endedAt } = timesOfNew(body);
+  const { startedAt, endedAt } = timesOfNew(body, nowIso());
   const name = nameOf(body.name);
   const { projectId } = body;
   const id = newId();
@@ -191,7 +197,7 @@ export function updateActivity(db: Db, actor: Actor, activityId: string, body: A
 
 /** What an update body changes, a new project included (bookable by the activity's owner, 422 otherwise). */
 async function changesOf(trx: Trx, actor: Actor, before: Activity, body: ActivityUpdate): Promise<ActivityChanges> {
-  const changes: ActivityChanges = changesOfFields(before, body);
+  const changes: ActivityChanges = changesOfFields(before, body, nowIso());
   if (body.projectId !== undefined && body.projectId !== before.projectId) {
     if (body.projectId === null) {
       changes.projectId = null;

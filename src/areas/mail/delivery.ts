@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
-import { claimMessage, dueMessageIds, markFailed, markSent, takeUnreportedMessages } from './repository.js';
+import { claimMessage, dueMessageIds, expireMessages, markFailed, markSent, takeUnreportedMessages } from './repository.js';
 
 /** How often the worker looks for unsent messages. */
 export const POLL_INTERVAL_MS = 5_000;
@@ -60,6 +60,8 @@ function closeTransporter(config: Config): void {
 export async function deliverPending(app: FastifyInstance, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const result: DeliveryResult = { sent: 0, failed: 0, kept: 0 };
   const at = options.now ?? new Date();
+  // A message whose one-time link has expired loses its text first: it is neither kept nor sent.
+  await expireMessages(app.db, at.toISOString());
   if (!app.config.smtpUrl) {
     for (const message of await takeUnreportedMessages(app.db, BATCH)) {
       app.log.info(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -13,6 +14,11 @@ export interface NewMessage {
   subject: string;
   /** Plain text. */
   body: string;
+  /**
+   * When the body carries a secret (a one-time sign-in link): the end of its life. The body is
+   * kept until then only (expireMessages), or until the secret is used (expireMessageWith).
+   */
+  expiresAt?: string;
 }
 
 /** A message as `timetrack outbox list` prints it (docs/rules.md §1). */
@@ -47,9 +53,42 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<strin
       attempts: 0,
       last_error: null,
       locked_until: null,
+      expires_at: message.expiresAt ?? null,
     })
     .execute();
   return id;
+}
+
+/** What a message's body becomes once the secret it carried has expired or been used. */
+export const EXPIRED_BODY = 'This message carried a one-time link. The link has been used or has expired, so its text is no longer kept.\n';
+
+/**
+ * Replaces the body of every message whose secret has expired at `now` by EXPIRED_BODY (the
+ * delivery worker runs it before each pass, so an expired link is never sent either).
+ */
+export async function expireMessages(db: Db, now: string): Promise<number> {
+  const result = await db
+    .updateTable('outbox')
+    .set({ body: EXPIRED_BODY, expires_at: null })
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Replaces, by EXPIRED_BODY, the body of the workspace's message that carries this secret (still
+ * with an expiry): called in the transaction that uses the secret, so the text dies with it.
+ */
+export async function expireMessageWith(db: Db, organizationId: string, secret: string): Promise<void> {
+  const pattern = `%${secret.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  await db
+    .updateTable('outbox')
+    .set({ body: EXPIRED_BODY, expires_at: null })
+    .where('organization_id', '=', organizationId)
+    .where('expires_at', 'is not', null)
+    .where(sql<boolean>`body like ${pattern} escape '\\'`)
+    .execute();
 }
 
 /** A workspace's messages in creation order. */

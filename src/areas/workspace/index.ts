@@ -4,6 +4,6 @@ import { Organization } from './schemas.js';
 
 export const workspaceArea: Area = { name: 'workspace', routes: workspaceRoutes, schemas: [Organization] };
 
-export { createWorkspace, type CreatedWorkspace, type NewWorkspace } from './service.js';
+export { createWorkspace, releaseRetiredDomain, type CreatedWorkspace, type NewWorkspace } from './service.js';
 export { countOrganizations, findWorkspaceByDomain, getOrganization, recordAutoLockedWeek } from './repository.js';
 export { Organization } from './schemas.js';

@@ -145,6 +145,44 @@ export async function reserveDomain(db: Db, organizationId: string, domain: stri
     .execute();
 }
 
+/**
+ * Keeps every domain the workspace holds or held (organization_domains) reserved until `until`, in
+ * retired_domains, which no foreign key ties to the workspace: call before deleting it, in the same
+ * transaction. A domain retired before (then claimed again once its reservation ended) takes the new dates.
+ */
+export async function retireDomainsOf(db: Db, organizationId: string, now: string, until: string): Promise<void> {
+  await db
+    .insertInto('retired_domains')
+    .columns(['domain', 'retired_at', 'reserved_until'])
+    .expression((eb) =>
+      eb
+        .selectFrom('organization_domains')
+        .select((inner) => ['domain', inner.val(now).as('retired_at'), inner.val(until).as('reserved_until')])
+        .where('organization_id', '=', organizationId),
+    )
+    .onConflict((conflict) =>
+      conflict.column('domain').doUpdateSet((eb) => ({ retired_at: eb.ref('excluded.retired_at'), reserved_until: eb.ref('excluded.reserved_until') })),
+    )
+    .execute();
+}
+
+/** When a deleted workspace's domain is reserved until, if it still is at `now`. */
+export async function retiredDomainReservedUntil(db: Db, domain: string, now: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('retired_domains')
+    .select('reserved_until')
+    .where('domain', '=', domain)
+    .where('reserved_until', '>', now)
+    .executeTakeFirst();
+  return row?.reserved_until;
+}
+
+/** Ends the reservation of a deleted workspace's domain; true when there was one (expired or not). */
+export async function deleteRetiredDomain(db: Db, domain: string): Promise<boolean> {
+  const result = await db.deleteFrom('retired_domains').where('domain', '=', domain).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 /** Removes the workspace; foreign keys cascade to every row that belongs to it. */
 export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db.deleteFrom('organizations').where('id', '=', id).execute();

@@ -67,7 +67,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Delete the workspace and all its data',
         description:
           'Administrators only, and not with a support session (an impersonation, docs/rules.md §5): 403. Accounts ' +
-          'stay; every record of the workspace is removed at once.',
+          'stay; every record of the workspace is removed at once. Its current and former domains stay reserved for ' +
+          '90 days (no other workspace may take them: 409), so old links and bookmarks never lead into another ' +
+          'workspace; the operator command `timetrack domain release --domain D` frees one earlier.',
         response: OrganizationDeleted,
         errors: { 403: 'Not an administrator, or a support session' },
       }),
@@ -87,7 +89,11 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Administrators only. Takes effect at once: the old host then answers 404. Former domains stay reserved to this workspace.',
         body: RenameBody,
         response: RenameResult,
-        errors: { 403: 'Not an administrator', 409: 'The domain is taken' },
+        errors: {
+          403: 'Not an administrator',
+          409: 'The domain is taken: held now or before by another workspace, or a deleted workspace\'s (reserved 90 days)',
+          422: 'Also: a malformed or reserved domain, or a punycode one (starting with "xn--": look-alike names are not accepted)',
+        },
       }),
     },
     async (request) => renameWorkspace(app.db, request.actor, request.body.domain),

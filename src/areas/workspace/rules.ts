@@ -2,6 +2,12 @@ import { conflict, invalid } from '../../domain/errors.js';
 
 export const domainTaken = (domain: string) => conflict(`The domain "${domain}" is taken.`);
 
+/** How long the domains of a deleted workspace stay reserved (docs/rules.md §2): 90 days. */
+export const RETIRED_DOMAIN_DAYS = 90;
+
+/** The end of the reservation of domains retired at `now`. */
+export const retiredUntil = (now: string): string => new Date(Date.parse(now) + RETIRED_DOMAIN_DAYS * 86_400_000).toISOString();
+
 const minutesOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 export function assertCoreHours(start: string, end: string): void {

@@ -92,7 +92,7 @@ export const OrganizationDeleted = Type.Object({
 });
 
 export const RenameBody = Type.Object({
-  domain: Type.String({ maxLength: 63, description: 'The new subdomain: 3–63 of a-z, 0-9, -' }),
+  domain: Type.String({ maxLength: 63, description: 'The new subdomain: 3–63 of a-z, 0-9, -; not starting with "xn--" (punycode)' }),
 });
 
 export const RenameResult = Type.Object({ domain: Type.String() });

@@ -1,8 +1,9 @@
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
+import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
-import { invalid } from '../../domain/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { actorHolds } from '../../domain/policy.js';
 import { assertCurrency } from '../../lib/currencies.js';
 import { assertUsableDomain } from '../../lib/domains.js';
@@ -15,15 +16,18 @@ import { createApiKey, findOrCreateAccount } from '../access/index.js';
 import { createUser } from '../users/index.js';
 import {
   deleteOrganization,
+  deleteRetiredDomain,
   domainHolder,
   getOrganization,
   insertOrganization,
   listActiveWorkspacesOfAccount,
   reserveDomain,
+  retireDomainsOf,
+  retiredDomainReservedUntil,
   updateOrganization,
   type OrganizationChanges,
 } from './repository.js';
-import { assertCoreHours, domainTaken, ORGANIZATION_DEFAULTS } from './rules.js';
+import { assertCoreHours, domainTaken, ORGANIZATION_DEFAULTS, retiredUntil } from './rules.js';
 import type { Organization, OrganizationUpdate } from './schemas.js';
 
 /** The workspaces where the caller's account has an unarchived user, oldest first. */
@@ -70,14 +74,24 @@ export async function changeOrganization(db: Db, actor: Actor, body: Organizatio
   });
 }
 
-/** Removes the workspace with all its data (accounts stay); answers where its people go next. */
+/**
+ * Removes the workspace with all its data (accounts stay); answers where its people go next. Its
+ * current and former domains stay reserved for RETIRED_DOMAIN_DAYS (docs/rules.md §2). The
+ * workspace's row is locked first, so a concurrent rename either lands before (and its new domain
+ * is retired too) or finds the workspace gone.
+ */
 export async function deleteWorkspace(
   db: Db,
   actor: Actor,
   workspace: Workspace,
   config: Config,
 ): Promise<{ domain: string; redirectUrl: string }> {
-  await deleteOrganization(db, actor.organizationId);
+  await db.transaction().execute(async (trx) => {
+    await lockRowForWrite(trx, 'organizations', actor.organizationId);
+    const now = nowIso();
+    await retireDomainsOf(trx, actor.organizationId, now, retiredUntil(now));
+    await deleteOrganization(trx, actor.organizationId);
+  });
   return { domain: workspace.domain, redirectUrl: `${config.publicUrl}/` };
 }
 
@@ -94,12 +108,38 @@ export async function renameWorkspace(db: Db, actor: Actor, requested: string): 
       db.transaction().execute(async (trx) => {
         const holder = await domainHolder(trx, domain);
         if (holder !== undefined && holder !== id) throw domainTaken(domain);
-        if (holder === undefined) await reserveDomain(trx, id, domain);
+        if (holder === undefined) {
+          await assertNotRetired(trx, domain);
+          await reserveDomain(trx, id, domain);
+        }
         await updateOrganization(trx, id, { domain });
       }),
     { unique: () => domainTaken(domain) },
   );
   return { domain };
+}
+
+/**
+ * 409 when the domain is a deleted workspace's, still reserved. Asked after organization_domains
+ * (domainHolder): a deletion commits its retired domains and removes its domains at once, so a
+ * claim that no longer sees the workspace's row sees the reservation.
+ */
+async function assertNotRetired(trx: Trx, domain: string): Promise<void> {
+  const until = await retiredDomainReservedUntil(trx, domain, nowIso());
+  if (until !== undefined) throw conflict(`The domain "${domain}" belonged to a deleted workspace and is reserved until ${until}.`);
+}
+
+/**
+ * `timetrack domain release`: ends the reservation of a deleted workspace's domain at once, so a
+ * workspace may take it. A domain a workspace holds or held is not released (it is not retired).
+ */
+export async function releaseRetiredDomain(db: Db, requested: string): Promise<{ domain: string; released: true }> {
+  const domain = requested.trim().toLowerCase();
+  return db.transaction().execute(async (trx) => {
+    if ((await domainHolder(trx, domain)) !== undefined) throw conflict(`The domain "${domain}" belongs to a workspace; only a deleted workspace's domain is released.`);
+    if (!(await deleteRetiredDomain(trx, domain))) throw notFound(`reserved domain "${domain}"`);
+    return { domain, released: true as const };
+  });
 }
 
 export interface NewWorkspace {
@@ -135,6 +175,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Crea
     () =>
       db.transaction().execute(async (trx) => {
         if ((await domainHolder(trx, domain)) !== undefined) throw domainTaken(domain);
+        await assertNotRetired(trx, domain);
         await insertOrganization(trx, {
           id: organizationId,
           domain,

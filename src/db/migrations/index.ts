@@ -5,6 +5,8 @@ import * as trackingAndPeople from './0002_tracking_and_people.js';
 import * as billingAndGeofences from './0003_billing_and_geofences.js';
 import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
 import * as activityListing from './0005_activity_listing.js';
+import * as retiredDomains from './0006_retired_domains.js';
+import * as outboxExpiry from './0007_outbox_expiry.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -21,4 +23,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0003_billing_and_geofences': billingAndGeofences,
   '0004_requests_and_timesheets': requestsAndTimesheets,
   '0005_activity_listing': activityListing,
+  '0006_retired_domains': retiredDomains,
+  '0007_outbox_expiry': outboxExpiry,
 };

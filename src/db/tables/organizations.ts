@@ -33,3 +33,10 @@ export interface OrganizationDomainsTable {
   created_at: string;
 }
 
+/** The domains of deleted workspaces, reserved until reserved_until (migration 0006). */
+export interface RetiredDomainsTable {
+  domain: string;
+  retired_at: string;
+  reserved_until: string;
+}
+

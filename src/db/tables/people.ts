@@ -30,4 +30,6 @@ export interface OutboxTable {
   last_error: string | null;
   /** A delivery attempt holds the message until then, so two senders never send it twice. */
   locked_until: string | null;
+  /** The body carries a secret valid until then: it is replaced by a note at that time (migration 0007). */
+  expires_at: string | null;
 }
