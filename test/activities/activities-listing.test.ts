@@ -85,14 +85,14 @@ describeEachStore('Listing activities: rendered by the database', (h) => {
     ids.short = (await t.activity(user, { ...on, startedAt: '2026-07-09T23:00:00Z', endedAt: '2026-07-10T01:00:00Z' })).id;
     ids.threeDays = (await t.activity(user, { ...on, startedAt: '2026-07-07T00:00:00Z', endedAt: '2026-07-10T00:00:01Z' })).id;
     const moved = await t.activity(user, { ...on, startedAt: '2026-07-09T22:00:00Z', endedAt: '2026-07-10T00:30:00Z' });
-    await t.ok(as(h, ws, user).put(`/api/activities/${moved.id}`, { startedAt: '2026-06-01T00:00:00Z' }));
+    await t.ok(as(h, ws, user).put(`/api/activities/${moved.id}`, { startedAt: '2026-06-25T00:00:00Z' }));
     ids.movedStart = moved.id;
-    const closedLate = await t.timer(user, '2026-05-01T00:00:00Z', on);
+    const closedLate = await t.timer(user, '2026-06-22T00:00:00Z', on);
     await t.ok(as(h, ws, user).put(`/api/activities/${closedLate.id}`, { endedAt: '2026-07-10T00:00:02Z' }));
     ids.closedLate = closedLate.id;
-    const replaced = await t.timer(user, '2026-04-01T00:00:00Z', on);
+    const replaced = await t.timer(user, '2026-06-20T00:00:00Z', on);
     ids.replacedTimer = replaced.id;
-    // Starting a new timer closes the running one at the new start: 100 days long.
+    // Starting a new timer closes the running one at the new start: 20 days long (under the 31-day bound).
     ids.running = (await t.timer(user, '2026-07-10T00:00:03Z', on)).id;
     ids.endsBefore = (await t.activity(user, { ...on, startedAt: '2026-07-05T00:00:00Z', endedAt: '2026-07-09T23:59:59Z' })).id;
     return { ws, user, projectId: project.id, expected: ids };
@@ -113,8 +113,8 @@ describeEachStore('Listing activities: rendered by the database', (h) => {
     expect(await keys(ws.admin, '')).toEqual([ancient, ...inOrder]);
     expect(await keys(ws.admin, `&to=${from}`)).toEqual([ancient, ...inOrder.slice(0, 5)]);
     const lengths = await h.app.db.selectFrom('activity_length_bounds').selectAll().where('user_id', '=', user.userId).execute();
-    // The longest: the timer closed by the next one's start, 100 days and 3 seconds.
-    expect(lengths).toEqual([{ user_id: user.userId, organization_id: ws.organizationId, longest_seconds: 100 * 86_400 + 3 }]);
+    // The longest: the timer closed by the next one's start, 20 days and 3 seconds.
+    expect(lengths).toEqual([{ user_id: user.userId, organization_id: ws.organizationId, longest_seconds: 20 * 86_400 + 3 }]);
   });
 
   it('the from bound follows the data: deleting or shortening a user\'s longest activity lowers that user\'s bound, and only theirs', async () => {

@@ -83,17 +83,18 @@ describeEachStore('Malformed paths and unstorable text', (h) => {
     expect((await as(h, ws).get(`/api/projects/${created.body.id}`)).body.name).toBe(name);
   });
 
-  it('answers an activity spanning centuries without a 5xx, and lists it', async () => {
+  it('refuses an activity spanning centuries with 422 at endedAt (longer than 31 days), never a 5xx, and lists nothing new', async () => {
     const ws = await h.workspace();
     for (const [startedAt, endedAt] of [
       ['1990-01-01T00:00:00Z', '3784-09-30T10:52:44Z'],
       ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z'],
     ]) {
       const res = await as(h, ws).post('/api/activities', { name: 'Long', startedAt, endedAt });
-      expect(res.status, `${startedAt} → ${endedAt}`).toBe(200);
+      expect(res.status, `${startedAt} → ${endedAt}`).toBe(422);
+      expect(res.body.errors.map((error: { pointer: string }) => error.pointer)).toEqual(['/body/endedAt']);
       const listed = await as(h, ws).get('/api/activities', undefined, { query: { from: '2026-07-04T00:00:00Z' } });
       expect(listed.status).toBe(200);
-      expect(listed.body[res.body.id]).toEqual(res.body);
+      expect(listed.body).toEqual({});
     }
   });
 
