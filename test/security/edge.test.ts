@@ -81,3 +81,38 @@ describeEachStore('The HTTP edge: logs', (h: Harness) => {
     expect(plain.headers['x-request-id']).toBe('trace-42.a:b');
   });
 });
+
+/** A value nested `levels` objects and arrays deep, built as text (a value this deep cannot be built and then stringified). */
+const JSON_TYPE = { 'content-type': 'application/json' };
+const nested = (levels: number): string => '{"a":['.repeat(levels / 2) + '1' + ']}'.repeat(levels / 2);
+
+describeEachStore('The HTTP edge: deep JSON', (h: Harness) => {
+  it('a body nested deeper than 32 levels is 422 with the pointer of the first value past the limit, never 500, with or without a token', async () => {
+    const ws = await h.workspace();
+    const pastTheLimit = '/body' + '/a/0'.repeat(16);
+    for (const token of [undefined, ws.admin.token]) {
+      for (const levels of [34, 100_000]) {
+        const answer = await h.call('POST', '/api/auth/one-time', { host: ws.host, token, payload: nested(levels), headers: JSON_TYPE });
+        expect(answer.status).toBe(422);
+        expect(answer.body).toMatchObject({ code: 'validation', errors: [{ pointer: pastTheLimit, message: 'nests deeper than 32 levels of objects and arrays' }] });
+      }
+    }
+    // 32 levels are still read (and answered by the route's own rules).
+    const within = await h.call('POST', '/api/auth/one-time', { host: ws.host, payload: nested(32), headers: JSON_TYPE });
+    expect(JSON.stringify(within.body)).not.toContain('nests deeper');
+  });
+
+  it('deep nesting inside the free-form holidays and report filters is 422 with its pointer, and nothing is stored', async () => {
+    const ws = await h.workspace();
+    const holidays = await h.call('PUT', '/api/organization', { host: ws.host, token: ws.admin.token, payload: `{"holidays":{"x":${nested(50_000)}}}`, headers: JSON_TYPE });
+    expect(holidays.status).toBe(422);
+    expect(holidays.body.errors[0].pointer).toBe('/body/holidays/x' + '/a/0'.repeat(15));
+    const report =
+      '{"name":"Deep","period":"custom","start":"2026-01-01T00:00:00.000Z","end":"2026-02-01T00:00:00.000Z",' +
+      `"dimensions":["project"],"metrics":["time"],"filters":[${nested(50_000)}]}`;
+    const reports = await h.call('POST', '/api/reports', { host: ws.host, token: ws.admin.token, payload: report, headers: JSON_TYPE });
+    expect(reports.status).toBe(422);
+    expect(reports.body.errors[0].pointer).toBe('/body/filters/0' + '/a/0'.repeat(15));
+    expect((await h.call('GET', '/api/reports', { host: ws.host, token: ws.admin.token })).body).toEqual({});
+  });
+});
