@@ -9,7 +9,7 @@ import { authenticate } from './http/authenticate.js';
 import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
 import { hookOf } from './http/hook.js';
-import { REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
+import { holdsToken, REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
 import { openapi } from './http/openapi.js';
 import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
 import { decorateBearer } from './http/bearer.js';
@@ -49,9 +49,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: { req: requestLogFields },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // A client's X-Request-Id is kept (logged and echoed back) when it is short and plain, and is
+    // not shaped like one of our tokens: a token pasted there would otherwise reach the logs.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) && !holdsToken(given) ? given : randomUUID();
     },
     bodyLimit: BODY_LIMIT_BYTES,
     // Slow clients: headers within headersTimeoutMs, the whole request within requestTimeoutMs (else 408 and

@@ -25,6 +25,8 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
       } catch {
         return done(new ApiError('bad-request', 'The body is not valid JSON.'), undefined);
       }
+      const tooDeep = mayNestTooDeep(text) ? tooDeepValue(parsed, '/body') : null;
+      if (tooDeep !== null) return done(invalid(tooDeep, TOO_DEEP), undefined);
       const pointer = mayHoldUnstorableText(text) ? unstorableText(parsed, '/body') : null;
       if (pointer !== null) return done(invalid(pointer, UNSTORABLE_TEXT), undefined);
       done(null, parsed);
@@ -43,6 +45,41 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
 });
 
 const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+
+/**
+ * How deep a JSON body may nest: the body itself is level 1, and no object or array of the API goes
+ * past a few levels (the free-form `holidays` and report `filters` included). Deeper bodies are 422
+ * with the pointer of the first value past the limit, before anything walks them: a walk of 100,000
+ * levels (the text walk below, Ajv, or a store's JSON.stringify) overflows the stack, which answered 500.
+ */
+export const MAX_JSON_DEPTH = 32;
+const TOO_DEEP = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`;
+
+/** A text with at most MAX_JSON_DEPTH brackets cannot nest deeper: most bodies are cleared by this count alone. */
+function mayNestTooDeep(json: string): boolean {
+  let openers = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if ((c === 0x7b || c === 0x5b) && ++openers > MAX_JSON_DEPTH) return true;
+  }
+  return false;
+}
+
+/** The JSON Pointer of the first object or array nested deeper than MAX_JSON_DEPTH, or null; walks without recursion. */
+export function tooDeepValue(value: unknown, pointer: string): string | null {
+  const pending: Array<{ value: unknown; pointer: string; depth: number }> = [{ value, pointer, depth: 1 }];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > MAX_JSON_DEPTH) return item.pointer;
+    const entries = Object.entries(item.value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      pending.push({ value: child, pointer: `${item.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth: item.depth + 1 });
+    }
+  }
+  return null;
+}
 
 function refuseUnstorablePathAndQuery(request: FastifyRequest, readsQuery: boolean): void {
   for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {

@@ -19,6 +19,7 @@ Decisions this document records where the API reference is silent:
 - **Ids** in paths are opaque: a malformed id is 404. Collections are objects keyed by id, in creation order.
 - **Timestamps** in carry an offset (422 without); out they are UTC with milliseconds and \`Z\`.
 - **Bodies** are open objects: unknown and server-owned fields are ignored. Types are never coerced.
+  A body nests at most 32 levels of objects and arrays (free-form values included): deeper is 422 with a pointer.
 - **Text** is well-formed Unicode without NUL: a string (or key) holding a lone surrogate escape (\`\\ud800\`)
   or U+0000 is 422 in a body or query value and 404 in a path id, since no store keeps it as sent.
 - **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.

@@ -27,6 +27,14 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
  * What Node rejects before a request reaches Fastify (a malformed request line or header, headers
  * over the size limit, a client too slow to send its request) is answered as a problem too, on the
  * raw socket, which then closes. Nothing is written to a socket already reset or closed.
+ *
+ * The server lets go of the socket itself instead of waiting for the client to close its end: a
+ * client that never reads (or keeps sending after the answer) would otherwise hold the connection
+ * until the socket's idle timeout (twice REQUEST_TIMEOUT_MS), and a thousand such connections use up
+ * the process's file descriptors. A connection that sent nothing is released as soon as its answer is
+ * handed to the kernel (which still delivers it); one that sent bytes gets CLIENT_ERROR_LINGER_MS to
+ * read the answer first, since closing a socket with unread input resets the connection, which may
+ * discard the answer on the client's side.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -43,8 +51,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   socket.end(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => {
+      if (socket.bytesRead === 0) return socket.destroy();
+      const linger = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+      socket.once('close', () => clearTimeout(linger));
+    },
   );
 }
+
+/** How long a connection answered with a client error may stay open for its client to read the answer. */
+export const CLIENT_ERROR_LINGER_MS = 1_000;
 
 const SCHEMA_PART: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 

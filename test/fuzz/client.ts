@@ -17,6 +17,8 @@ export interface Scope {
 
 export interface CallOptions {
   query?: Record<string, string>;
+  /** Appended to the query string as is (not encoded). */
+  rawQuery?: string;
   body?: unknown;
   /** A raw payload (malformed JSON, another media type…) sent instead of `body`. */
   raw?: { payload: string; contentType?: string };
@@ -102,6 +104,7 @@ export class Client {
   async call(scope: Scope, caller: CallerRole, op: Operation, params: Record<string, string>, options: CallOptions = {}): Promise<Sent> {
     let url = `/api${fillPath(op.path, params)}`;
     if (options.query && Object.keys(options.query).length > 0) url += `?${new URLSearchParams(options.query).toString()}`;
+    if (options.rawQuery) url += `${url.includes('?') ? '&' : '?'}${options.rawQuery}`;
     const headers: Record<string, string> = { host: scope.host, accept: 'application/json' };
     if (caller !== 'anonymous') headers.authorization = `Bearer ${scope.tokens[caller]}`;
     let payload: string | undefined;

@@ -76,6 +76,8 @@ interface Case {
   /** Values of non-id path parameters (year, week). */
   pathValues: Record<string, string>;
   query?: Record<string, string>;
+  /** Appended to the query string as is (not encoded). */
+  rawQuery?: string;
   body?: unknown;
   raw?: RawBody;
 }
@@ -216,6 +218,15 @@ export class Fuzzer {
           return bad.map((value) => ({ label: `bad-query ${param.name}`, query: { ...query, [param.name]: value } }));
         }),
       });
+      // Long query texts built against the log redaction (issue 17 item 3): raw `?`, `;` and secret
+      // words without `=`, sent unencoded as the value of a parameter that cannot take them.
+      kinds.push({
+        weight: 1,
+        arbitrary: fc.tuple(this.queryArb(op), fc.constantFrom(...breakableQuery), fc.constantFrom('?', '?token', ';key?', '?a')).map(([query, param, unit]) => {
+          const { [param.name]: _dropped, ...rest } = query;
+          return { label: `long-query ${param.name}`, query: rest, rawQuery: `${param.name}=${unit.repeat(Math.ceil(15_000 / unit.length))}` };
+        }),
+      });
     }
     const values = valueParamsOf(op);
     if (values.length > 0) {
@@ -290,6 +301,7 @@ export class Fuzzer {
     const before = await this.snapshot(scope, observer);
     const sent = await this.client.call(scope, testCase.caller, op, params, {
       query: testCase.query,
+      rawQuery: testCase.rawQuery,
       body: testCase.body,
       raw: testCase.raw ? { payload: testCase.raw.payload, contentType: testCase.raw.contentType } : undefined,
     });

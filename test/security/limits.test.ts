@@ -253,3 +253,47 @@ for (const store of eachStore) {
     });
   });
 }
+
+/**
+ * Issue 17 item 2: a connection that never sends a byte, and never reads either (a bare socket, as a
+ * flood of them would be), is let go by the server once the header timeout passes. The server
+ * answered 408 and half-closed such a connection, but kept its socket (and file descriptor) until the
+ * socket's idle timeout, twice REQUEST_TIMEOUT_MS (a minute by default), so 1,050 of them took the
+ * service down. The test above did not show it: its client reads the 408 and closes its own end.
+ * Here the server runs with the default request timeout under a small file-descriptor limit, and
+ * more silent connections than it can hold are opened: once the header timeout has passed, the
+ * server must serve requests again.
+ */
+const MAX_OPEN_FILES = 512;
+
+for (const store of eachStore) {
+  describe(`Limits: silent connections against a real server with the default request timeout [${store.name}]`, () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer(
+        { DATABASE_URL: sharedDatabaseUrl(store), BASE_DOMAIN: 'localhost', HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT) },
+        { maxOpenFiles: MAX_OPEN_FILES },
+      );
+    });
+    afterAll(async () => {
+      server?.child.kill('SIGTERM');
+      await server?.exited;
+    });
+
+    it('connections that send nothing and read nothing are let go once the header timeout passes, so they cannot exhaust the server', async () => {
+      const sockets = Array.from({ length: MAX_OPEN_FILES + 100 }, () => {
+        const socket = net.connect(server.port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.pause(); // never reads: the 408 stays unread, and this end never closes
+        return socket;
+      });
+      await new Promise((resolve) => setTimeout(resolve, HEADERS_TIMEOUT + SLACK));
+      const answer = await fetch(`http://127.0.0.1:${server.port}/healthz`).then(
+        (response) => response.status,
+        (error: Error) => error.message,
+      );
+      for (const socket of sockets) socket.destroy();
+      expect(answer).toBe(200);
+    });
+  });
+}

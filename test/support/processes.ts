@@ -45,9 +45,14 @@ export interface RunningServer {
   exited: Promise<number | null>;
 }
 
-/** Starts `node bin/start.js` (what `npm start` runs) on a free port and waits until it listens. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/start.js')], {
+/**
+ * Starts `node bin/start.js` (what `npm start` runs) on a free port and waits until it listens.
+ * `maxOpenFiles` runs it under that file-descriptor limit (`ulimit -n`, as a small host would have).
+ */
+export async function startServer(env: Record<string, string>, options: { maxOpenFiles?: number } = {}): Promise<RunningServer> {
+  const command = [process.execPath, path.join(ROOT, 'bin/start.js')];
+  if (options.maxOpenFiles !== undefined) command.unshift('/bin/sh', '-c', `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`);
+  const child = spawn(command[0], command.slice(1), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
