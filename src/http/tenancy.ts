@@ -32,6 +32,8 @@ export interface ResolvedToken {
   actor: Actor;
   /** Set for API keys: the key and when it was last used, in epoch ms (written at most once a minute). */
   apiKey?: { id: string; lastUsedMs: number | null };
+  /** Set for sessions: when the session ends, in epoch ms; the cache keeps the token no longer. */
+  expiresMs?: number;
 }
 
 export interface Identity {

@@ -89,6 +89,19 @@ describeEachStore('Tokens and workspaces resolved from the cache', (h) => {
     expect((await as(h, ws).get('/api/organization')).status).toBe(404);
   });
 
+  it('a session that ends while its token is cached is 401 on the next request: the cache keeps a session no longer than it lasts', async () => {
+    const ws = await h.workspace();
+    const lifetimeMs = 600;
+    const ends = Date.now() + lifetimeMs;
+    const session = await make.session(h, ws.admin.userId, { expiresInMs: lifetimeMs });
+    expect((await h.call('GET', '/api/auth', { host: ws.host, token: session })).status).toBe(200);
+    // Past the session's end, but well within the cache's lifetime of the lookup above.
+    await sleep(Math.max(0, ends - Date.now()) + 50);
+    const res = await h.call('GET', '/api/auth', { host: ws.host, token: session });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+  });
+
   it('a change made outside this instance (another instance, the CLI, the database) holds within a second', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);
