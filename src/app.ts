@@ -103,9 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   decorateBearer(app);
   await app.register(rateLimits);
+  // Before routing: a request to an unknown /api path (answered by the not-found handler, outside the
+  // /api scope) counts toward its address's limit like any other.
+  app.addHook('onRequest', app.rateLimitHooks.perAddress);
   await app.register(
     async (api) => {
-      api.addHook('onRequest', app.rateLimitHooks.perAddress);
       api.addHook('onRequest', hookOf(rejectConflictingRequestTarget));
       await api.register(tenancy);
       api.addHook('onRequest', app.rateLimitHooks.perToken);
