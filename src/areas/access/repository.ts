@@ -134,6 +134,16 @@ export async function insertApiKey(
   return record;
 }
 
+/** How many API keys the user holds (inside a transaction that locked the user, an exact count). */
+export async function countApiKeys(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('held'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.held);
+}
+
 export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyRecord[]> {
   return db
     .selectFrom('api_keys')
