@@ -15,7 +15,7 @@ import { answerClientError, problems, sendProblem, toApiError } from './http/pro
 import { decorateBearer } from './http/bearer.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
-import { tenancy } from './http/tenancy.js';
+import { identityCaches, tenancy } from './http/tenancy.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,9 +103,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   decorateBearer(app);
   await app.register(rateLimits);
+  await app.register(identityCaches);
+  // Before routing: a request to an unknown /api path (answered by the not-found handler, outside the
+  // /api scope) counts toward its address's limit like any other.
+  app.addHook('onRequest', app.rateLimitHooks.perAddress);
   await app.register(
     async (api) => {
-      api.addHook('onRequest', app.rateLimitHooks.perAddress);
       api.addHook('onRequest', hookOf(rejectConflictingRequestTarget));
       await api.register(tenancy);
       api.addHook('onRequest', app.rateLimitHooks.perToken);

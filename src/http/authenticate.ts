@@ -48,13 +48,14 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
       tokenKind: holder.tokenKind,
     }),
     ...(apiKey ? { apiKey: { id: apiKey.apiKeyId, lastUsedMs: apiKey.lastUsedAt === null ? null : Date.parse(apiKey.lastUsedAt) } } : {}),
+    ...(holder.expiresAt !== undefined ? { expiresMs: Date.parse(holder.expiresAt) } : {}),
   };
 }
 
 /**
  * Resolves the bearer token of every non-public route (401 otherwise), then the route's role
  * permission (403). A token resolved in the last IDENTITY_TTL_MS is not looked up again: the cache is
- * keyed by workspace and token digest, keeps only valid tokens, and is emptied by every write on this
+ * keyed by workspace and token digest, keeps only valid tokens (a session no longer than it lasts), and is emptied by every write on this
  * instance that may change a user or a token (see tenancy), so revocation, archiving and deletion
  * hold at once here and within a second on other instances.
  *
@@ -94,7 +95,8 @@ async function lookUpToken(app: FastifyInstance, organizationId: string, bearer:
   const ticket = cache.ticket();
   const resolved = await resolveToken(app, organizationId, bearer);
   if (resolved === undefined) throw invalidToken();
-  cache.set(key, resolved, ticket);
+  // A session is kept no longer than it lasts: once it ends, the next request looks it up (401).
+  cache.set(key, resolved, ticket, resolved.expiresMs);
   return resolved;
 }
 

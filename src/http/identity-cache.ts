@@ -37,11 +37,18 @@ export class ExpiringCache<V> {
     return this.generation;
   }
 
-  set(key: string, value: V, ticket: number): void {
+  /**
+   * Keeps the value for the cache's lifetime, or until `notAfterMs` (epoch ms, e.g. a session's end)
+   * when that comes first: a value that stops being true never outlives its truth here.
+   */
+  set(key: string, value: V, ticket: number, notAfterMs?: number): void {
     if (ticket !== this.generation) return;
     this.entries.delete(key);
+    const now = performance.now();
+    const lifetimeMs = notAfterMs === undefined ? this.ttlMs : Math.min(this.ttlMs, notAfterMs - Date.now());
+    if (!(lifetimeMs > 0)) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expires: performance.now() + this.ttlMs });
+    this.entries.set(key, { value, expires: now + lifetimeMs });
   }
 
   clear(): void {

@@ -11,7 +11,10 @@ import { ApiError } from '../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hooks for the /api scope: the address limit runs first, the token limit before authentication. */
+    /**
+     * onRequest hooks: the address limit is a hook of the root, before routing, and counts every request
+     * under /api (unknown routes too); the token limit runs in the /api scope before authentication.
+     */
     rateLimitHooks: { perAddress: onRequestHookHandler; perToken: onRequestHookHandler };
   }
 }
@@ -43,6 +46,23 @@ async function connectCounters(app: FastifyInstance, url: string): Promise<Redis
 function tokenKey(request: FastifyRequest): string {
   const bearer = bearerOf(request);
   return bearer ? `token:${bearer.digest}` : `address:${request.ip}`;
+}
+
+/**
+ * Whether the request's path is under /api, read from the request line before any routing, so that
+ * the address limit counts a request whatever answers it: a route, the 404 of an unknown path, a 405.
+ * An absolute-form request line (`GET http://host/api/…`) counts by its path too.
+ */
+function isUnderApi(request: FastifyRequest): boolean {
+  let target = request.raw.url ?? '';
+  if (!target.startsWith('/')) {
+    try {
+      target = new URL(target).pathname;
+    } catch {
+      return false;
+    }
+  }
+  return target === '/api' || target.startsWith('/api/') || target.startsWith('/api?');
 }
 
 /**
@@ -92,8 +112,9 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     };
   };
 
+  const perAddress = limiter('address', perAddressPerMinute, (request) => request.ip, false);
   app.decorate('rateLimitHooks', {
-    perAddress: limiter('address', perAddressPerMinute, (request) => request.ip, false),
+    perAddress: (request, reply, done) => (isUnderApi(request) ? perAddress.call(app, request, reply, done) : done()),
     perToken: limiter('token', perTokenPerMinute, tokenKey, true),
   });
 });

@@ -32,10 +32,14 @@ export interface ResolvedToken {
   actor: Actor;
   /** Set for API keys: the key and when it was last used, in epoch ms (written at most once a minute). */
   apiKey?: { id: string; lastUsedMs: number | null };
+  /** Set for sessions: when the session ends, in epoch ms; the cache keeps the token no longer. */
+  expiresMs?: number;
 }
 
 export interface Identity {
   workspaces: ExpiringCache<Workspace>;
+  /** Domains that selected no workspace, so that an unknown host is not looked up on every request. */
+  unknownDomains: ExpiringCache<true>;
   /** By workspace id and token digest. */
   tokens: ExpiringCache<ResolvedToken>;
   /** Forgets everything resolved so far (a write that may change a workspace, a user or a token). */
@@ -62,48 +66,71 @@ export function workspaceDomainOf(request: FastifyRequest, baseDomain: string): 
   return isWellFormedDomain(label) ? label : null;
 }
 
+/** How many unknown domains are remembered at most (each for IDENTITY_TTL_MS). */
+const UNKNOWN_DOMAINS = 10_000;
+
 const notServed = () => new ApiError('workspace-not-found', 'No workspace is served at this host.');
 
 /**
  * The workspace the request's host selects; 404 workspace-not-found when there is none. A domain
- * found in the last second is not looked up again (renames and deletions made here clear the cache
- * at once; see tenancy): it is then answered at once, without a promise.
+ * found, or found to select nothing, in the last second is not looked up again (renames and
+ * deletions made here clear both caches at once; see tenancy): it is then answered at once, without
+ * a promise.
  */
 export function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Workspace | Promise<Workspace> {
   const domain = workspaceDomainOf(request, app.config.baseDomain);
   if (domain === null) throw notServed();
   const cached = app.identity?.workspaces.get(domain);
-  return cached ?? lookUpWorkspace(app, domain);
+  if (cached) return cached;
+  if (app.identity?.unknownDomains.get(domain)) throw notServed();
+  return lookUpWorkspace(app, domain);
 }
 
 async function lookUpWorkspace(app: FastifyInstance, domain: string): Promise<Workspace> {
-  const cache = app.identity?.workspaces;
-  const ticket = cache?.ticket();
+  const identity = app.identity as Identity | undefined;
+  const ticket = identity?.workspaces.ticket();
+  const unknownTicket = identity?.unknownDomains.ticket();
   const workspace = await findWorkspaceByDomain(app.db, domain);
-  if (!workspace) throw notServed();
-  cache?.set(domain, workspace, ticket!);
+  if (!workspace) {
+    identity?.unknownDomains.set(domain, true, unknownTicket!);
+    throw notServed();
+  }
+  identity?.workspaces.set(domain, workspace, ticket!);
   return workspace;
 }
+
+/**
+ * The caches of resolved workspaces, unknown domains and tokens, decorated on the root instance: the
+ * /api scope (tenancy, authenticate) and the root's not-found handler, which also resolves the host of
+ * an unknown /api path, share them.
+ */
+export const identityCaches = fp(async (app: FastifyInstance) => {
+  const identity: Identity = {
+    workspaces: new ExpiringCache<Workspace>(1_000, IDENTITY_TTL_MS),
+    unknownDomains: new ExpiringCache<true>(UNKNOWN_DOMAINS, IDENTITY_TTL_MS),
+    tokens: new ExpiringCache<ResolvedToken>(10_000, IDENTITY_TTL_MS),
+    invalidate() {
+      identity.workspaces.clear();
+      identity.unknownDomains.clear();
+      identity.tokens.clear();
+    },
+  };
+  app.decorate('identity', identity);
+});
 
 /**
  * Resolves the workspace before anything else, so an unknown host is 404 before any token check.
  *
  * Workspaces and tokens resolved here and in authenticate are kept for IDENTITY_TTL_MS, so a request
- * costs no identity query. A route whose writes may change a workspace, a user or a token declares
+ * costs no identity query; so are domains that selected no workspace (at most UNKNOWN_DOMAINS of
+ * them, the least recently seen going first), so a flood of requests to an unknown host costs one
+ * lookup a second, not one a request. A route whose writes may change a workspace, a user or a token declares
  * `config: { changesIdentity: true }`; its authenticated answers empty both caches before they are
  * sent, so on this instance a rename, deletion, archiving or revocation holds from the next request
  * on; other instances see it within IDENTITY_TTL_MS.
  */
 export const tenancy = fp(async (app: FastifyInstance) => {
-  const identity: Identity = {
-    workspaces: new ExpiringCache<Workspace>(1_000, IDENTITY_TTL_MS),
-    tokens: new ExpiringCache<ResolvedToken>(10_000, IDENTITY_TTL_MS),
-    invalidate() {
-      identity.workspaces.clear();
-      identity.tokens.clear();
-    },
-  };
-  app.decorate('identity', identity);
+  const { identity } = app;
   app.decorateRequest('workspace', null as unknown as Workspace);
   app.addHook(
     'onRequest',

@@ -89,6 +89,46 @@ describeEachStore('Tokens and workspaces resolved from the cache', (h) => {
     expect((await as(h, ws).get('/api/organization')).status).toBe(404);
   });
 
+  it('a session that ends while its token is cached is 401 on the next request: the cache keeps a session no longer than it lasts', async () => {
+    const ws = await h.workspace();
+    const lifetimeMs = 600;
+    const ends = Date.now() + lifetimeMs;
+    const session = await make.session(h, ws.admin.userId, { expiresInMs: lifetimeMs });
+    expect((await h.call('GET', '/api/auth', { host: ws.host, token: session })).status).toBe(200);
+    // Past the session's end, but well within the cache's lifetime of the lookup above.
+    await sleep(Math.max(0, ends - Date.now()) + 50);
+    const res = await h.call('GET', '/api/auth', { host: ws.host, token: session });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+  });
+
+  it('an unknown host is remembered for a second: a domain that starts selecting a workspace behind the server\'s back is still 404 on every /api path, one renamed to here is served at once', async () => {
+    const ws = await h.workspace();
+    const later = `${ws.domain}-later`;
+    const laterHost = `${later}.${h.config.baseDomain}`;
+    const first = await h.call('GET', '/api/organization', { host: laterHost, token: ws.admin.token });
+    expect(first.status).toBe(404);
+    expect(first.body.code).toBe('workspace-not-found');
+    // Behind the server's back: only a lookup in the database can see it, so a 404 is a remembered answer.
+    await h.app.db.updateTable('organizations').set({ domain: later }).where('id', '=', ws.organizationId).execute();
+    const known = await h.call('GET', '/api/organization', { host: laterHost, token: ws.admin.token });
+    expect(known.status).toBe(404);
+    expect(known.body.code).toBe('workspace-not-found');
+    const unrouted = await h.call('GET', '/api/no-such-route', { host: laterHost, token: ws.admin.token });
+    expect(unrouted.status).toBe(404);
+    expect(unrouted.body.code).toBe('workspace-not-found');
+
+    // A rename through this instance forgets unknown hosts too: the new domain serves on the very next request.
+    const other = await h.workspace();
+    const next = `${other.domain}-next`;
+    const nextHost = `${next}.${h.config.baseDomain}`;
+    expect((await h.call('GET', '/api/organization', { host: nextHost, token: other.admin.token })).status).toBe(404);
+    expect((await as(h, other).post('/api/organization/rename', { domain: next })).status).toBe(200);
+    const renamed = await h.call('GET', '/api/organization', { host: nextHost, token: other.admin.token });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.id).toBe(other.organizationId);
+  });
+
   it('a change made outside this instance (another instance, the CLI, the database) holds within a second', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);

@@ -60,6 +60,25 @@ describeEachStore(
 );
 
 describeEachStore(
+  'Rate limits per client address, before routing',
+  (h) => {
+    it('requests to unknown /api routes and unknown hosts count toward the address limit: the next request is 429', async () => {
+      const ws = await h.workspace();
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await as(h, ws).get(`/api/no-such-route-${i}`)).status);
+      for (let i = 0; i < 2; i++) statuses.push((await h.call('GET', '/api/auth', { host: `unknown-${i}.${h.config.baseDomain}` })).status);
+      expect(statuses).toEqual([404, 404, 404, 404, 404]);
+      const over = await as(h, ws).get('/api/auth');
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('rate-limited');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await as(h, ws).get('/api/no-such-route')).status).toBe(429);
+    });
+  },
+  { rateLimit: { perAddressPerMinute: 5, perTokenPerMinute: 1_000_000 } },
+);
+
+describeEachStore(
   'Rate limits when the counter store cannot answer',
   (h) => {
     it('requests are answered, uncounted and without RateLimit headers, and the outage is logged, while Redis is unreachable', async () => {

@@ -13,5 +13,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey] };
 
 export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey, insertSession, touchApiKey, type TokenHolder } from './repository.js';
-export { createApiKey, type KeyHolder } from './service.js';
+export { API_KEYS_PER_USER } from './rules.js';
+export { createApiKey, mintApiKey, type KeyHolder } from './service.js';
 export { issueSupportSignIn } from './support-sign-in.js';

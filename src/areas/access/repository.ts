@@ -14,6 +14,8 @@ export interface TokenHolder {
   role: Role;
   archived: boolean;
   tokenKind: TokenKind;
+  /** A session's end (ISO instant): whoever keeps the holder must not keep it longer. API keys do not expire. */
+  expiresAt?: string;
 }
 
 interface TokenHolderRow {
@@ -66,7 +68,7 @@ export async function findUserByApiKey(
 export async function findUserBySession(db: Db, organizationId: string, tokenHash: string): Promise<TokenHolder | undefined> {
   const session = await db
     .selectFrom('sessions')
-    .select(['account_id', 'organization_id', 'user_id'])
+    .select(['account_id', 'organization_id', 'user_id', 'expires_at'])
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', nowIso())
     .executeTakeFirst();
@@ -79,7 +81,7 @@ export async function findUserBySession(db: Db, organizationId: string, tokenHas
     .where('users.organization_id', '=', organizationId);
   query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
   const row = await query.executeTakeFirst();
-  return row && holderOf(row, session.user_id !== null ? 'support' : 'session');
+  return row && { ...holderOf(row, session.user_id !== null ? 'support' : 'session'), expiresAt: session.expires_at };
 }
 
 export async function touchApiKey(db: Db, apiKeyId: string, at: string): Promise<void> {
@@ -130,6 +132,16 @@ export async function insertApiKey(
     })
     .execute();
   return record;
+}
+
+/** How many API keys the user holds (inside a transaction that locked the user, an exact count). */
+export async function countApiKeys(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('held'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.held);
 }
 
 export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyRecord[]> {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../http/schemas.js';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams, AuthSnapshot } from './schemas.js';
+import { API_KEYS_PER_USER } from './rules.js';
 import { authSnapshot, createApiKey, ownApiKeys, revokeApiKey } from './service.js';
 
 export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -52,10 +53,12 @@ export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Any role, for the caller only. The name is trimmed and must be 1–200 characters (422 otherwise). The answer ' +
           'holds the key (`ttk_…`) once: only its SHA-256 digest is stored, so it cannot be shown again. ' +
+          `A user holds at most ${API_KEYS_PER_USER} API keys in a workspace: one more is 409 until a key is revoked ` +
+          '(docs/rules.md §2 Tokens). ' +
           'Not with a support session (an impersonation, docs/rules.md §5): 403, it cannot create lasting credentials.',
         body: ApiKeyCreate,
         response: ApiKeyCreated,
-        errors: { 403: 'A support session' },
+        errors: { 403: 'A support session', 409: `The caller already holds ${API_KEYS_PER_USER} API keys in this workspace` },
       }),
     },
     async (request) => createApiKey(app.db, request.actor, request.body.name),

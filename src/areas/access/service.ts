@@ -1,9 +1,11 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
+import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { cleanName } from '../../lib/names.js';
 import { API_KEY_PREFIX, newToken } from '../../lib/tokens.js';
-import { deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRecord } from './repository.js';
+import { countApiKeys, deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRecord } from './repository.js';
+import { assertRoomForApiKey } from './rules.js';
 
 /** The user a key is minted for: the caller of POST /api-keys, or a user the CLI names. */
 export type KeyHolder = Pick<Actor, 'organizationId' | 'userId'>;
@@ -18,16 +20,26 @@ export async function ownApiKeys(db: Db, actor: Actor): Promise<ApiKeyRecord[]> 
   return listApiKeys(db, actor.userId);
 }
 
-/**
- * Mints an API key for a user: the one way a key is made (POST /api-keys, `timetrack apikey create`,
- * a new workspace's first key). The answer holds the secret, once; only its digest is stored.
- */
+/** Mints an API key for a user (POST /api-keys, `timetrack apikey create`): see mintApiKey. */
 export async function createApiKey(db: Db, holder: KeyHolder, name: string): Promise<ApiKeyRecord & { key: string }> {
+  return db.transaction().execute((trx) => mintApiKey(trx, holder, name));
+}
+
+/**
+ * Mints an API key for a user: the one way a key is made (createApiKey, a new workspace's first key).
+ * A user holds at most API_KEYS_PER_USER keys (409 beyond); the user's row is locked first, so
+ * concurrent creations are counted one after another and cannot pass the cap together. The answer
+ * holds the secret, once; only its digest is stored.
+ */
+export async function mintApiKey(trx: Trx, holder: KeyHolder, name: string): Promise<ApiKeyRecord & { key: string }> {
+  const cleaned = cleanName(name, '/body/name');
+  if (!(await lockRowForWrite(trx, 'users', holder.userId))) throw notFound('user');
+  assertRoomForApiKey(await countApiKeys(trx, holder.userId));
   const key = newToken(API_KEY_PREFIX);
-  const record = await insertApiKey(db, {
+  const record = await insertApiKey(trx, {
     organizationId: holder.organizationId,
     userId: holder.userId,
-    name: cleanName(name, '/body/name'),
+    name: cleaned,
     token: key,
   });
   return { ...record, key };

@@ -12,7 +12,7 @@ import { newId } from '../../lib/ids.js';
 import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
-import { createApiKey, findOrCreateAccount } from '../access/index.js';
+import { findOrCreateAccount, mintApiKey } from '../access/index.js';
 import { createUser } from '../users/index.js';
 import {
   deleteOrganization,
@@ -196,7 +196,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Crea
           role: 'Administrator',
           name: input.adminName?.trim() || null,
         });
-        const apiKey = await createApiKey(trx, { organizationId, userId }, 'Created with the workspace');
+        const apiKey = await mintApiKey(trx, { organizationId, userId }, 'Created with the workspace');
         return { domain, organizationId, userId, apiKey: apiKey.key };
       }),
     // Another workspace took the domain (or its reservation) between the check and the insert.
