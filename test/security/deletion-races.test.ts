@@ -172,4 +172,20 @@ describeEachStore('Deletions racing other writes', (h) => {
     });
     within(seen, ['delete:200', 'write:200', 'write:422']);
   });
+
+  it('an activity moved onto a project while the project is deleted: the move succeeds or is 422 at /body/projectId', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const seen = await race(async () => {
+      const [from, to] = [await make.project(h, ws), await make.project(h, ws)];
+      await make.member(h, ws, { project: from, user });
+      await make.member(h, ws, { project: to, user });
+      const activity = await make.activity(h, ws, { owner: user, project: from });
+      return [
+        () => as(h, ws, user).put(`/api/activities/${activity.id}`, { projectId: to.id }),
+        () => elsewhere(ws).delete(`/api/projects/${to.id}`),
+      ];
+    });
+    within(seen, ['delete:200', 'write:200', 'write:422']);
+  });
 });
