@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
 import pg from 'pg';
 import { BatchingSqliteDialect } from './batched-transactions.js';
 import { startCheckpointer } from './checkpointer.js';
+import { rerunAfterLockConflict } from './errors.js';
 import type { Database } from './schema.js';
 import { WalSync, type Flush } from './wal-sync.js';
 
@@ -154,6 +155,37 @@ function kindOf(statement: SqliteDatabase.Statement, text: string): StatementKin
   return statement.readonly ? 'read' : 'write';
 }
 
+/** How many times a PostgreSQL transaction runs at most when it keeps losing deadlocks. */
+export const LOCK_CONFLICT_RUNS = 3;
+
+/**
+ * A PostgreSQL handle whose transactions run again when PostgreSQL rolls them back to break a
+ * deadlock or a serialization failure (rerunAfterLockConflict): two writers that lock the same rows
+ * in opposite orders (a timer's start and the deletion of its user, a request's resolution and the
+ * deletion of its requester) both get an answer instead of one of them a 500. A transaction's callback
+ * only touches the database, so running it again is safe.
+ */
+class RerunningKysely<DB> extends Kysely<DB> {
+  override transaction(): TransactionBuilder<DB> {
+    return rerunning(super.transaction());
+  }
+}
+
+function rerunning<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
+  return new Proxy(builder, {
+    get(target, property, receiver) {
+      if (property === 'execute') {
+        return <T>(callback: (trx: Transaction<DB>) => Promise<T>) =>
+          rerunAfterLockConflict(() => target.execute(callback), LOCK_CONFLICT_RUNS);
+      }
+      if (property === 'setIsolationLevel' || property === 'setAccessMode') {
+        return (value: never) => rerunning(target[property](value));
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
 function openPostgres(url: string): Store {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
@@ -178,7 +210,7 @@ function openPostgres(url: string): Store {
           },
         )
       : Promise.resolve());
-  const db = new Kysely<Database>({
+  const db = new RerunningKysely<Database>({
     dialect: new PostgresDialect({
       pool: async () => {
         await ensureSchema();

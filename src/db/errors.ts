@@ -48,3 +48,26 @@ export async function rerunAfterUniqueRace<T>(run: () => Promise<T>, attempts: n
     }
   }
 }
+
+/** PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001): the transaction was rolled back whole. */
+export function isLockConflict(error: unknown): boolean {
+  const code = (error as DriverError | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs a transaction again when PostgreSQL rolled it back to break a deadlock or a serialization
+ * failure, up to `attempts` runs in all. Nothing of the failed run was kept, so the next run starts
+ * from what the winner committed, as if the two had come one after the other (a deletion that won
+ * makes the rerun find its record gone: 404, 401, 422 as the rules say). Every transaction of a
+ * PostgreSQL store runs through it (see openStore); SQLite runs its transactions one at a time.
+ */
+export async function rerunAfterLockConflict<T>(run: () => Promise<T>, attempts: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isLockConflict(error)) throw error;
+    }
+  }
+}

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/index.js';
+import { findWorkspaceByDomain } from '../areas/workspace/index.js';
 import type { Actor } from '../domain/actor.js';
 import { holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
-import { forbidden, unauthorized } from '../domain/errors.js';
+import { ApiError, forbidden, unauthorized } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
 import type { ResolvedToken } from './tenancy.js';
 
@@ -123,4 +124,24 @@ function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor, permi
   if (permission && !holds(actor.role, permission, actor.tokenKind)) {
     throw tokenKindAllows(actor.tokenKind, permission) ? forbidden() : forbidden(SUPPORT_SESSION_DENIED);
   }
+}
+
+/**
+ * What a write that failed a foreign key no service expected stands for (docs/rules.md §3): something
+ * it refers to was deleted meanwhile, by a concurrent request or on another instance within the
+ * identity cache's second. Asked of the database afresh: the workspace gone (or moved to another
+ * host) is 404 workspace-not-found, the token's user (or the token) gone is 401, anything else is
+ * 404 for the record the write named. The caches are emptied, so the next request sees the deletion.
+ */
+export async function deletedMeanwhile(app: FastifyInstance, request: FastifyRequest): Promise<ApiError> {
+  app.identity.invalidate();
+  const workspace = (request.workspace as typeof request.workspace | null) ?? undefined;
+  if (workspace !== undefined && (await findWorkspaceByDomain(app.db, workspace.domain))?.id !== workspace.id) {
+    return new ApiError('workspace-not-found', 'No workspace is served at this host.');
+  }
+  const bearer = bearerOf(request);
+  if (workspace !== undefined && (request.actor as Actor | null) !== null && bearer !== null) {
+    if ((await resolveToken(app, workspace.id, bearer)) === undefined) return invalidToken();
+  }
+  return new ApiError('not-found', 'A record this change refers to was deleted meanwhile.');
 }

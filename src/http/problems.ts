@@ -4,6 +4,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, fieldDetail, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { isForeignKeyViolation } from '../db/errors.js';
+import { deletedMeanwhile } from './authenticate.js';
 import { resolveWorkspace } from './tenancy.js';
 
 function problemBody(error: ApiError): Record<string, unknown> {
@@ -132,7 +134,10 @@ export const problems = fp(async (app: FastifyInstance) => {
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => sendProblem(reply, toApiError(error, request)));
+  // A foreign key no service expected to fail: a record the write refers to was deleted meanwhile (docs/rules.md §3).
+  app.setErrorHandler(async (error: FastifyError, request, reply) =>
+    sendProblem(reply, isForeignKeyViolation(error) ? await deletedMeanwhile(request.server, request) : toApiError(error, request)),
+  );
 
   /** Unknown paths are 404; a known path with a method it does not take is 405 with `Allow`. */
   const answerUnrouted = async (request: FastifyRequest, reply: FastifyReply) => {

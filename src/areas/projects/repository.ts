@@ -60,7 +60,10 @@ export interface ProjectForBooking {
 
 /**
  * What booking time on a project needs, read as findProjectWithMembership reads it: few columns,
- * because every write of time reads it and building a row costs per column.
+ * because every write of time reads it and building a row costs per column. Called in the booking's
+ * transaction: on PostgreSQL the project row is held with a key-share lock (the lock the activity's
+ * foreign key takes anyway), so the project cannot be deleted between this check and the insert: its
+ * deletion waits for the booking, or came first and the project is not found (422 for the booking).
  */
 export async function findProjectForBooking(
   db: Db,
@@ -68,12 +71,18 @@ export async function findProjectForBooking(
   projectId: string,
   userId: string,
 ): Promise<ProjectForBooking | undefined> {
-  const row = (await FIND_PROJECT_FOR_BOOKING(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+  const find = dialectOf(db) === 'postgres' ? FIND_PROJECT_FOR_BOOKING_HELD : FIND_PROJECT_FOR_BOOKING;
+  const row = (await find(db, [userId, toDbBool(false), projectId, organizationId]))[0];
   return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member: row.member_id !== null };
 }
 
-const FIND_PROJECT_FOR_BOOKING = fixedStatement<Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null }>(
+type BookingRow = Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null };
+const FIND_PROJECT_FOR_BOOKING = fixedStatement<BookingRow>(
   `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
+);
+// SQLite runs each transaction alone (lockRowForWrite): only PostgreSQL needs the lock.
+const FIND_PROJECT_FOR_BOOKING_HELD = fixedStatement<BookingRow>(
+  `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP} for key share of projects`,
 );
 
 /** A project as GET /projects lists it: the Project schema's fields (as toProject maps them), each read from its column. */

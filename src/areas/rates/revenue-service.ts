@@ -32,9 +32,11 @@ async function memberOfPath(db: Db, actor: Actor, path: MemberPath): Promise<Mem
 }
 
 /**
- * Writes one rate of a member, in a transaction that first takes the member row's write lock: two
- * concurrent writers of one member's rates then run one after another, so the overlap check of the
- * second sees the first's period (409) instead of both committing overlapping periods.
+ * Writes one rate of a member, in a transaction that first takes the write locks of the project row
+ * and then of the member row: two concurrent writers of one member's rates then run one after another,
+ * so the overlap check of the second sees the first's period (409) instead of both committing
+ * overlapping periods; and a concurrent deletion of the project, which locks the project before its
+ * members, either waits for the rate or leaves it 404, never a deadlock.
  */
 async function writeRate(
   db: Db,
@@ -44,6 +46,8 @@ async function writeRate(
   exceptRateId?: string,
 ): Promise<RevenueRate> {
   return db.transaction().execute(async (trx) => {
+    // Parent before child, as the project's deletion takes them: locking the member first deadlocked with it.
+    if (!(await lockRowForWrite(trx, 'projects', member.projectId))) throw notFound('project');
     if (!(await lockRowForWrite(trx, 'project_members', member.memberId))) throw notFound('project member');
     const clash = await findOverlappingRate(trx, 'revenue_rates', { column: 'member_id', id: member.memberId }, period, exceptRateId);
     if (clash !== undefined) throw overlapping(clash);

@@ -128,7 +128,10 @@ export async function resolveRequest(
     if (!request || request.type !== type) throw notFound('request');
     if (request.status !== 'PENDING') throw notPending();
     const closed = { status, resolvedBy: actor.userId, resolvedAt: context.now };
-    if (!(await closePendingRequest(trx, request.id, closed))) throw notPending();
+    if (!(await closePendingRequest(trx, request.id, closed))) {
+      // Closed by a concurrent resolution (409), or deleted with its requester meanwhile (404).
+      throw (await findRequest(trx, workspace.id, request.id)) ? notPending() : notFound('request');
+    }
     if (status === 'RESOLVED') {
       const recorded = await EFFECTS[type](trx, request, context);
       if (recorded) await updatePayload(trx, request.id, { ...payloadOf(request), ...recorded });
