@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * `npm run crash-test`: crash durability of both stores (issue 6, part 8).
+ * `npm run crash-test`: crash durability of both stores.
  *
  * Starts the real server (`node bin/start.js`, what `npm start` runs) on one database, keeps many
  * concurrent writers busy over HTTP (activities, timesheet locks, and the assignment workflow:

@@ -3,7 +3,7 @@ import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from '../support/harness.js';
 import { toDbBool } from '../support/src.js';
 
-/** decisions §2: who a bearer token stands for, and every way it is 401. */
+/** docs/rules.md §2: who a bearer token stands for, and every way it is 401. */
 describeEachStore('Bearer tokens', (h) => {
   const expect401 = (res: { status: number; headers: Record<string, unknown>; body: any }) => {
     expect(res.status).toBe(401);

@@ -5,7 +5,7 @@ import { as, BASE_DOMAIN, describeEachStore, type Harness } from '../support/har
 import { listMessages } from '../support/src.js';
 
 /**
- * Issue 6 part 6, the Host header (decisions §2): only the one Host header selects a workspace.
+ * Host header (docs/rules.md §2): only the one Host header selects a workspace.
  * Unknown, duplicated or conflicting host values and every forwarding header select none; and every
  * link the service writes comes from PUBLIC_URL, whatever Host or X-Forwarded-* say.
  * (Unknown and malformed hosts: test/access/tenancy.test.ts; two Host headers on a real server: test/operator/operator.test.ts.)

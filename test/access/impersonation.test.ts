@@ -3,7 +3,7 @@ import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace 
 import { eachStore, runCli, sharedDatabaseUrl } from '../support/processes.js';
 import { buildApp, createImpersonationRequest, hashToken, listMessages, loadConfig, supportAddress } from '../support/src.js';
 
-/** decisions §6 Requests (impersonation), §1 `timetrack support impersonate`, and POST /auth/one-time. */
+/** docs/rules.md §6 Requests (impersonation), §1 `timetrack support impersonate`, and POST /auth/one-time. */
 
 const TOKEN = /tto_[A-Za-z0-9_-]{43}/;
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { as, describeEachStore } from '../support/harness.js';
 
-/** decisions §2: the Host header selects the workspace, before any token is looked at. */
+/** docs/rules.md §2: the Host header selects the workspace, before any token is looked at. */
 describeEachStore('Tenancy by Host', (h) => {
   it('acme.<BASE_DOMAIN>:<any port> selects workspace acme', async () => {
     const ws = await h.workspace();

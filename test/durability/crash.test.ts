@@ -5,7 +5,7 @@ import { runCrashTest, type Write } from '../../scripts/crash-test.mjs';
 import { eachStore, sharedDatabaseUrl } from '../support/processes.js';
 
 /*
- * Issue 6, part 8: the short CI run of `npm run crash-test` (scripts/crash-test.mjs), per store. The
+ * The short CI run of `npm run crash-test` (scripts/crash-test.mjs), per store. The
  * full run is `npm run crash-test -- --cycles 20 --store both`.
  */
 

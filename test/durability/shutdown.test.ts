@@ -3,7 +3,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { eachStore, request, sharedDatabaseUrl, startServer } from '../support/processes.js';
 
-/** decisions §1 and issue 6: SIGTERM finishes what is in flight, refuses what is new, and exits 0. */
+/** docs/rules.md §1: SIGTERM finishes what is in flight, refuses what is new, and exits 0. */
 for (const store of eachStore) {
   describe(`graceful shutdown [${store.name}]`, () => {
     it('a request in flight when SIGTERM arrives completes; new connections are refused; the exit code is 0', async () => {

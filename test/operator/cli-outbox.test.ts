@@ -4,7 +4,7 @@ import { BASE_DOMAIN } from '../support/harness.js';
 import { eachStore, runCli, sharedDatabaseUrl } from '../support/processes.js';
 import { buildApp, createWorkspace, loadConfig } from '../support/src.js';
 
-/** `timetrack outbox list --domain D` (decisions §1), run as a process on a database the app wrote. */
+/** `timetrack outbox list --domain D` (docs/rules.md §1), run as a process on a database the app wrote. */
 for (const store of eachStore) {
   describe(`timetrack outbox list [${store.name}]`, () => {
     const url = sharedDatabaseUrl(store);

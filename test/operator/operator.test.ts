@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { eachStore, request, runCli, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
 
-/** decisions §1, the operator contract: `npm start`, BOOTSTRAP, health, signals and the CLI, as real processes. */
+/** docs/rules.md §1, the operator contract: `npm start`, BOOTSTRAP, health, signals and the CLI, as real processes. */
 for (const store of eachStore) {
   describe(`npm start [${store.name}]`, () => {
     const servers: RunningServer[] = [];

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 
-/** decisions §6 Requests, api-reference §3 and §4: creation, reading and the rules every resolution obeys. */
+/** docs/rules.md §6 Requests: creation, reading and the rules every resolution obeys. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

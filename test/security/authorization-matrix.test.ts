@@ -5,7 +5,7 @@ import { OPERATIONS, servedOperations, urlOf } from './operations.js';
 import { idsOf, seedPeople, seedWorld, type World } from './world.js';
 
 /**
- * Issue 6 part 2: walks every cell of the authorization matrix (test/security/authorization-matrix.ts)
+ * Walks every cell of the authorization matrix (test/security/authorization-matrix.ts)
  * with a valid request and asserts the exact status and problem code. Destructive calls get a fresh
  * target per cell (test/security/operations.ts); deleting or renaming the workspace runs each cell in
  * a fresh pair of workspaces.

@@ -1,7 +1,7 @@
 /**
- * The authorization matrix (issue 6, part 2): for every operation of the API, the status a valid
- * request gets from each kind of caller. decisions.md §5 is the source; test/security/authorization-matrix.test.ts
- * walks every cell on both stores, and fails when an operation of the served OpenAPI document is
+ * The authorization matrix: for every operation of the API, the status a valid
+ * request gets from each kind of caller. docs/rules.md §5 is the source; test/security/authorization-matrix.test.ts
+ * Walks every cell on both stores, and fails when an operation of the served OpenAPI document is
  * missing here (or this table names one the document does not serve).
  *
  * The callers, in column order (test/security/world.ts seeds them):

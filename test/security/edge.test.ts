@@ -3,7 +3,7 @@ import { describeEachStore, type Harness } from '../support/harness.js';
 import { redactSecretParameters, redactUrl, type RedactionWork } from '../support/src.js';
 
 /**
- * Issue 17, the HTTP edge: what an outsider can send before any rule of the product is reached
+ * The HTTP edge: what an outsider can send before any rule of the product is reached
  * (docs/rules.md §2 "Links and secrets in logs", §3, §4 "Request bodies").
  */
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { as, describeEachStore } from '../support/harness.js';
 
-/** Every row of decisions §3, as a client meets it. */
+/** Every row of docs/rules.md §3, as a client meets it. */
 describeEachStore('Problem responses', (h) => {
   const expectProblem = (res: { status: number; headers: Record<string, unknown>; body: any }, status: number, code: string) => {
     expect(res.status).toBe(status);

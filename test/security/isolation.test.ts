@@ -4,7 +4,7 @@ import { dumpWorkspace, idsOf, seedWorld, withoutUsageStamps, type RequestKind, 
 import { as, describeEachStore, ok, type Harness } from '../support/harness.js';
 
 /**
- * Issue 6 part 2, workspace isolation: with two workspaces A and B seeded with every kind of record,
+ * Workspace isolation: with two workspaces A and B seeded with every kind of record,
  * B's ids sent to A's host (by A's administrator, who may do the most) find nothing (404) and
  * change nothing, in paths, bodies and queries; and no answer at A ever holds one of B's ids.
  * "Nothing changes" is a full dump of each workspace's rows (every table: rows of its

@@ -5,7 +5,7 @@ import { eachStore, sharedDatabaseUrl, startServer, type RunningServer } from '.
 import { loadConfig } from '../support/src.js';
 
 /**
- * Issue 6 part 4, limits: no single request can make the server do unbounded work, and no slow
+ * Limits: no single request can make the server do unbounded work, and no slow
  * client can hold a connection forever. Every string a request body or query takes has a maxLength
  * and every array a maxItems (walked over the served OpenAPI document); request, header and
  * keep-alive timeouts are set and close real connections. (Bodies over 1 MiB: test/security/errors.test.ts.)
@@ -14,7 +14,7 @@ import { loadConfig } from '../support/src.js';
 type Schema = Record<string, any>;
 
 /**
- * Free-form values the API reference asks for (decisions §4: holidays and report filters are free-form
+ * Free-form values the API reference asks for (docs/rules.md §4: holidays and report filters are free-form
  * objects): any JSON is accepted there, bounded by their containers' maxItems / maxProperties and the
  * 1 MiB body limit. A new free-form spot fails the walk until it is added here on purpose.
  */
@@ -255,7 +255,7 @@ for (const store of eachStore) {
 }
 
 /**
- * Issue 17 item 2: a connection that never sends a byte, and never reads either (a bare socket, as a
+ * A connection that never sends a byte, and never reads either (a bare socket, as a
  * flood of them would be), is let go by the server once the header timeout passes. The server
  * answered 408 and half-closed such a connection, but kept its socket (and file descriptor) until the
  * socket's idle timeout, twice REQUEST_TIMEOUT_MS (a minute by default), so 1,050 of them took the

@@ -5,7 +5,7 @@ import { changedRows, dumpAll, next, seedPeople, seedWorld, type World } from '.
 import { as, describeEachStore, ok, type Harness, type Response, type TestUser } from '../support/harness.js';
 
 /**
- * Issue 6 part 3, mass assignment (decisions §4: server-owned fields cannot be set by a client).
+ * Mass assignment (docs/rules.md §4: server-owned fields cannot be set by a client).
  * Every write route (each POST and PUT of the served document), as every caller the authorization
  * matrix lets through, is sent a valid body plus every server-owned field it does not take, set to
  * recognisable values: forged ids and timestamps, another user's id, another workspace's ids,

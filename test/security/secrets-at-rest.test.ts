@@ -5,7 +5,7 @@ import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../
 import { deliverPending, EXPIRED_BODY, hashToken, listMessages } from '../support/src.js';
 
 /**
- * Issue 6 part 7, secrets at rest: every API key, session token and one-time sign-in token the
+ * Secrets at rest: every API key, session token and one-time sign-in token the
  * service issues is stored only as its SHA-256 digest (api_keys.prefix keeps the first 8 of its 43
  * random characters, to tell keys apart), and none reaches the logs.
  *

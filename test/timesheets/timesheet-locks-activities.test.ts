@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 
-/** decisions §6 Timesheet locks, as the activity routes apply them: 423 for a User, never for an admin. */
+/** docs/rules.md §6 Timesheet locks, as the activity routes apply them: 423 for a User, never for an admin. */
 
 // ISO week 27 of 2026: Monday 2026-06-29 to Sunday 2026-07-05; week 28 starts Monday 2026-07-06.
 const IN_WEEK_27 = { startedAt: '2026-07-01T09:00:00Z', endedAt: '2026-07-01T10:00:00Z' };

@@ -3,7 +3,7 @@ import { as, describeEachStore, type Harness, type TestWorkspace } from '../supp
 import { assertActivityWeekOpen, type Role } from '../support/src.js';
 
 /**
- * decisions §6 Timesheet locks: the lock rule itself (src/areas/timesheets/rules.ts), called with the
+ * docs/rules.md §6 Timesheet locks: the lock rule itself (src/areas/timesheets/rules.ts), called with the
  * data an activity write has. The activity routes' use of it is proven in timesheet-locks-activities.
  */
 

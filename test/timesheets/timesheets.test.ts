@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { as, describeEachStore, type Harness, type TestWorkspace } from '../support/harness.js';
 import { listMessages } from '../support/src.js';
 
-/** decisions §6 Timesheet locks, api-reference §4 Timesheets: locks, the automatic lock and the reminder. */
+/** docs/rules.md §6 Timesheet locks: locks, the automatic lock and the reminder. */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
