@@ -44,7 +44,7 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
   });
 });
 
-const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+export const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
 
 /**
  * How deep a JSON body may nest: the body itself is level 1, and no object or array of the API goes
@@ -53,7 +53,7 @@ const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters
  * levels (the text walk below, Ajv, or a store's JSON.stringify) overflows the stack, which answered 500.
  */
 export const MAX_JSON_DEPTH = 32;
-const TOO_DEEP = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`;
+export const TOO_DEEP = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`;
 
 /** A text with at most MAX_JSON_DEPTH brackets cannot nest deeper: most bodies are cleared by this count alone. */
 function mayNestTooDeep(json: string): boolean {

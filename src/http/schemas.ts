@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PROBLEM_TITLE, type ProblemCode } from '../domain/errors.js';
+import { TOO_DEEP, UNSTORABLE_TEXT } from './body.js';
 
 /** Building blocks shared by every area's schemas. */
 
@@ -17,6 +18,12 @@ export const IdMap = <T extends TSchema>(record: T, description: string) =>
 
 /** A record id in a path: opaque and unbounded here, so a malformed or overlong id is 404, never 422. */
 export const Id = Type.String({ description: 'Opaque record id' });
+
+/** An ISO 4217 code as the service takes it: three upper-case letters (and a code Intl knows, a rule). */
+export const CURRENCY_PATTERN = '^[A-Z]{3}$';
+
+/** The characters of an IANA time-zone name (that it names a zone is a rule). */
+export const TIME_ZONE_PATTERN = '^[A-Za-z][A-Za-z0-9_+\\-/]*$';
 
 /** A name a person reads: trimmed by the service, 1–200 characters. */
 export const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -83,6 +90,17 @@ interface OperationSpec<P, Q, B, R> {
 }
 
 /**
+ * Rules of every request value, beyond any one schema: quoted as the 422's `errors[].message` says them.
+ * A value that breaks a declared schema (type, format, pattern, bound, enum) is 422 at its pointer with Ajv's message.
+ */
+const TEXT_RULES =
+  `Any string, key or query value that holds U+0000 or a lone surrogate is 422 at its pointer: "${UNSTORABLE_TEXT}"; ` +
+  `a body value deeper than the limit is 422 at its pointer: "${TOO_DEEP}".`;
+
+/** The rule of every `name` a body takes (the service trims it first, so the schema cannot say it). */
+const NAME_RULE = 'A `name` is trimmed: blank is 422 "must not be blank", and longer than 200 characters "must be at most 200 characters".';
+
+/**
  * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
  * Every operation answers 401, 404 and 429; one with a body also 400, 413, 415 and 422; one with a
  * query string also 422 (its values are parsed strictly).
@@ -104,6 +122,12 @@ export function operation<
   if (spec.querystring) problems[422] = problemResponse(422);
   for (const [status, description] of Object.entries(spec.errors ?? {})) {
     problems[Number(status)] = problemResponse(Number(status), description);
+  }
+  // The rules of every value a request sends, named in each 422 with the message its problem carries.
+  if (problems[422]) {
+    const takesName = (spec.body as { properties?: Record<string, unknown> } | undefined)?.properties?.name !== undefined;
+    const rules = takesName ? `${NAME_RULE} ${TEXT_RULES}` : TEXT_RULES;
+    problems[422] = problemResponse(422, `${problems[422].description.replace(/\.$/, '')}. ${rules}`);
   }
   const schema: Record<string, unknown> = {
     operationId: spec.operationId,

@@ -11,7 +11,7 @@ import type { JsonSchema, OpenApiDocument, Operation } from './openapi.js';
 // ajv-formats is CommonJS with a default export.
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import('ajv-formats').default;
 
-export type CheckName = '5xx' | 'undocumented' | 'schema' | 'acceptedInvalid' | 'consistency';
+export type CheckName = '5xx' | 'undocumented' | 'schema' | 'acceptedInvalid' | 'consistency' | 'unexplained';
 
 export interface Finding {
   operationId: string;
@@ -101,4 +101,29 @@ export class SchemaOracle {
     }
     return findings;
   }
+}
+
+/**
+ * The rules of a schema-valid request's 422 that the operation's document does not name. A rule is
+ * named when the operation's description or its 422 response description names the field the
+ * problem points at (in backticks: `currency`, `endedAt`), or quotes the problem's message (a rule
+ * of every text field, such as "without NUL characters"). A 422 without `errors` names no field,
+ * so it is never explained. Empty when the answer is not 422 or every rule is named.
+ */
+export function unexplainedRejections(op: Operation, reply: Reply): string[] {
+  if (reply.status !== 422) return [];
+  const text = `${op.description}\n${op.responseDescriptions['422'] ?? ''}`;
+  const errors = (reply.body as { errors?: { pointer?: unknown; message?: unknown }[] } | null)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return ['a 422 without errors[] names no field'];
+  const unexplained: string[] = [];
+  for (const error of errors) {
+    const pointer = String(error.pointer ?? '');
+    const message = String(error.message ?? '');
+    const segments = pointer.split('/').slice(2).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const field = [...segments].reverse().find((s) => !/^\d+$/.test(s));
+    const named = field !== undefined && text.includes(`\`${field}\``);
+    const quoted = message !== '' && text.includes(message);
+    if (!named && !quoted) unexplained.push(`${pointer} ${message}`);
+  }
+  return unexplained;
 }

@@ -12,9 +12,10 @@ const COLUMNS: [keyof OperationStats, string][] = [
   ['schema', 'schema'],
   ['acceptedInvalid', 'accepted invalid'],
   ['consistency', 'read-after-write'],
+  ['unexplained', 'unexplained 422'],
 ];
 
-export const FAILING: (keyof OperationStats)[] = ['5xx', 'undocumented', 'schema', 'acceptedInvalid', 'consistency'];
+export const FAILING: (keyof OperationStats)[] = ['5xx', 'undocumented', 'schema', 'acceptedInvalid', 'consistency', 'unexplained'];
 
 export const failures = (stats: OperationStats) => FAILING.reduce((sum, key) => sum + stats[key], 0);
 
@@ -30,6 +31,7 @@ export function formatReport(report: FuzzReport): string {
   const out = [line(rows[0]), rule, ...rows.slice(1, -1).map(line), rule, line(rows[rows.length - 1])];
   out.push('', `seed ${report.seed}, ${report.runs} valid + ${report.runs} invalid generated requests per operation` +
     (report.skipped ? `, ${report.skipped} cases skipped (fixture set-up failed)` : ''));
+  out.push(`unexplained rejections of valid inputs: ${report.totals.unexplained}`);
   if (report.findings.length > 0) {
     out.push('', 'Findings (at most 5 per operation and check):');
     for (const f of report.findings) {

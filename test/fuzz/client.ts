@@ -38,6 +38,8 @@ export interface OperationStats {
   schema: number;
   acceptedInvalid: number;
   consistency: number;
+  /** Schema-valid requests answered 422 by a rule the operation's document does not name. */
+  unexplained: number;
 }
 
 export const emptyStats = (): OperationStats => ({
@@ -48,6 +50,7 @@ export const emptyStats = (): OperationStats => ({
   schema: 0,
   acceptedInvalid: 0,
   consistency: 0,
+  unexplained: 0,
 });
 
 const excerpt = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);

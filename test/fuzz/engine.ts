@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { isDeepStrictEqual } from 'node:util';
-import { SchemaOracle, type Finding } from './checks.js';
-import { Client, isSuccess, type CallerRole, type OperationStats, type Scope, type Sent } from './client.js';
+import { SchemaOracle, unexplainedRejections, type Finding } from './checks.js';
+import { Client, emptyStats, isSuccess, type CallerRole, type OperationStats, type Scope, type Sent } from './client.js';
 import {
   invalidBodyArb,
   PARAM_VALUES,
@@ -150,7 +150,7 @@ export class Fuzzer {
   }
 
   report(options: Pick<FuzzOptions, 'seed' | 'runs'>): FuzzReport {
-    const totals: OperationStats = { sent: 0, ok: 0, '5xx': 0, undocumented: 0, schema: 0, acceptedInvalid: 0, consistency: 0 };
+    const totals: OperationStats = emptyStats();
     const operations = this.operations.map((op) => {
       const stats = this.client.statsOf(op.operationId);
       for (const key of Object.keys(totals) as (keyof OperationStats)[]) totals[key] += stats[key];
@@ -320,6 +320,11 @@ export class Fuzzer {
       }
       await this.checkEffects(op, scope, testCase.caller, params, sent);
       return;
+    }
+    if (testCase.valid) {
+      // The positive check: a request the schemas accept is refused only by a rule the document names.
+      const unexplained = unexplainedRejections(op, sent.reply);
+      if (unexplained.length > 0) this.client.record(op.operationId, 'unexplained', `422 for a schema-valid request: ${unexplained.join('; ')}`, sent);
     }
     const after = await this.snapshot(scope, observer);
     if (!isDeepStrictEqual(before, after)) {

@@ -111,7 +111,8 @@ function hintArb(ctx: GenContext, schema: JsonSchema, name: string | undefined):
   if (type === 'string') {
     switch (name) {
       case 'currency':
-        return fc.constantFrom('EUR', 'USD', 'GBP', 'JPY', 'CHF', 'eur');
+        // XYZ has the declared form (three upper-case letters) yet is no ISO 4217 code: a rule the document names.
+        return fc.constantFrom('EUR', 'USD', 'GBP', 'JPY', 'CHF', 'XYZ');
       case 'timeZone':
         return fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'europe/berlin');
       case 'locale':
@@ -121,7 +122,8 @@ function hintArb(ctx: GenContext, schema: JsonSchema, name: string | undefined):
       case 'domain':
         return fc.stringMatching(/^[a-z][a-z0-9-]{1,20}[a-z0-9]$/);
       case 'receiptBase64':
-        return fc.base64String({ minLength: 4, maxLength: 400 });
+        // Canonical base64 (the declared pattern): the encoding of some bytes.
+        return fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => Buffer.from(bytes).toString('base64'));
       case 'token':
         return fc.base64String({ minLength: 44, maxLength: 44 }).map((s) => `tto_${s.replace(/[+/=]/g, 'A').slice(0, 43)}`);
       case 'userId':

@@ -33,6 +33,9 @@ export interface Operation {
   public: boolean;
   /** Declared responses: status → media type → schema. */
   responses: Record<string, Record<string, JsonSchema>>;
+  /** What the document says about the operation: its description and the description of each declared status. */
+  description: string;
+  responseDescriptions: Record<string, string>;
 }
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
@@ -45,8 +48,10 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
       if (!op) continue;
       const parameters: Parameter[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
       const responses: Operation['responses'] = {};
+      const responseDescriptions: Record<string, string> = {};
       for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
         responses[status] = {};
+        responseDescriptions[status] = String(response.description ?? '');
         for (const [mediaType, content] of Object.entries<any>(response.content ?? {})) {
           responses[status][mediaType] = content.schema ?? {};
         }
@@ -60,6 +65,8 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         body: op.requestBody?.content?.['application/json']?.schema,
         public: Array.isArray(op.security) && op.security.length === 0,
         responses,
+        description: String(op.description ?? ''),
+        responseDescriptions,
       });
     }
   }

@@ -48,9 +48,10 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: {
           409: 'Two timers of the caller started at the very same moment twice in a row',
           422:
-            'Also: endedAt missing without pending, endedAt before startedAt, an activity longer than 31 days (at /body/endedAt), ' +
+            'Also: `endedAt` missing without `pending`, `endedAt` before `startedAt`, an activity longer than 31 days (at /body/endedAt), ' +
             'a timer starting more than 24 hours after now (at /body/startedAt), a new timer that would close the running one ' +
-            'more than 31 days after its start (at /body/startedAt), or a projectId the caller may not book on',
+            'more than 31 days after its start (at /body/startedAt), or a `projectId` that names no unarchived project the ' +
+            'caller is a member of',
           423: 'A User\'s activity whose startedAt falls in a locked timesheet week, or a User\'s running timer in such a week that the new timer would close (administrators are not held)',
         },
       }),
@@ -94,8 +95,9 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           403: 'A project admin who sees the activity but does not own it',
           409: 'Reopening while another timer of the activity\'s user runs',
           422:
-            'Also: endedAt before startedAt, an activity longer than 31 days (at the field sent, /body/endedAt first), a running ' +
-            'timer starting more than 24 hours after now (at /body/startedAt), or a projectId the owner may not book on',
+            'Also: `endedAt` before `startedAt`, an activity longer than 31 days (at the field sent, /body/endedAt first), a running ' +
+            'timer starting more than 24 hours after now (at /body/startedAt), or a `projectId` that names no unarchived project ' +
+            'the activity\'s user is a member of',
           423: 'A User\'s change when the old or the new startedAt falls in a locked timesheet week',
         },
       }),

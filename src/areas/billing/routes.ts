@@ -106,7 +106,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The receipt is stored with the workspace and the caller; the answer is `{"ok": true}`.',
         body: ReceiptBody,
         response: ReceiptResult,
-        errors: { 403: 'Not an administrator' },
+        errors: {
+          403: 'Not an administrator',
+          422: 'Also: a `receiptBase64` that is not canonical base64 (whose unused bits are not zero: the pattern says so too)',
+        },
       }),
     },
     async (request) => {

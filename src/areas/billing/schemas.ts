@@ -57,7 +57,10 @@ export type CheckoutBody = Static<typeof CheckoutBody>;
 
 export const ReceiptBody = Type.Object({
   receiptBase64: Type.String({
+    minLength: 4,
     maxLength: MAX_RECEIPT_CHARS,
+    // Canonical base64 exactly: whole quanta, and the unused bits of a padded last quantum zero.
+    pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$',
     description: 'An app-store receipt in canonical base64 (RFC 4648 §4: standard alphabet, padded, no whitespace); not empty',
   }),
 });

@@ -8,6 +8,9 @@ const TAG = 'Geofences';
 const BOUNDS =
   'latitude −90…90, longitude −180…180 (degrees), radius in metres > 0 and ≤ 100,000 (422 otherwise); ' +
   'projectId null or a project of this workspace (422 otherwise); name is trimmed, 1–200 characters.';
+const GEOFENCE_RULES =
+  'Also: a `radius` of 0 (it must be greater than 0), a `projectId` that is neither null nor a project of this ' +
+  'workspace, or a `name` blank once trimmed';
 const RECORD =
   'Optional fields without a value are left out of the record; projectId is always present, null when the ' +
   'geofence has no project. Deleting a project keeps its geofences with projectId null.';
@@ -42,7 +45,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `Administrators only. ${BOUNDS} ${RECORD}`,
         body: GeofenceCreate,
         response: Type.Ref(Geofence),
-        errors: { 403: 'Not an administrator', 422: 'Out-of-range coordinates or radius, unknown projectId' },
+        errors: { 403: 'Not an administrator', 422: GEOFENCE_RULES },
       }),
     },
     async (request) => createGeofence(app.db, request.actor, request.body),
@@ -78,7 +81,7 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: GeofenceParams,
         body: GeofenceUpdate,
         response: Type.Ref(Geofence),
-        errors: { 403: 'Not an administrator', 422: 'Out-of-range coordinates or radius, unknown projectId' },
+        errors: { 403: 'Not an administrator', 422: GEOFENCE_RULES },
       }),
     },
     async (request) => changeGeofence(app.db, request.actor, request.params.geofenceId, request.body),

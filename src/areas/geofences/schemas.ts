@@ -8,8 +8,11 @@ export const MAX_RADIUS_METRES = 100_000;
 
 const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, −90 to 90' });
 const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Degrees, −180 to 180' });
-/** > 0 is a rule (OpenAPI 3.0 and Ajv disagree on exclusiveMinimum), so the schema states only the maximum. */
-const Radius = Type.Number({ maximum: MAX_RADIUS_METRES, description: 'Metres, greater than 0 and at most 100,000' });
+/**
+ * > 0 is a rule (OpenAPI 3.0 and Ajv disagree on exclusiveMinimum), so the schema states what both read
+ * alike, 0 to the maximum, and the operations' descriptions say that 0 itself is 422.
+ */
+const Radius = Type.Number({ minimum: 0, maximum: MAX_RADIUS_METRES, description: 'Metres, greater than 0 and at most 100,000' });
 const Action = Type.String({ maxLength: 1000, description: 'Free-form action the client runs' });
 const ProjectRef = Nullable(Type.String({ maxLength: 64, description: 'A project of this workspace, or null for none' }));
 

@@ -43,7 +43,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: {
           403: 'A member who is not a project admin',
           409: 'The user is already a member of the project',
-          422: 'Also: userId names no unarchived user of this workspace',
+          422: 'Also: `userId` names no unarchived user of this workspace',
         },
       }),
     },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
 import { costRate, costRates, createCostRate, removeCostRate, replaceCostRate } from './cost-service.js';
-import { CostRate, RateBody } from './schemas.js';
+import { CostRate, RATE_RULES, RateBody } from './schemas.js';
 
 const TAG = 'Users';
 const UserRateParams = Type.Object({ userId: Id });
@@ -44,7 +44,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: UserRateParams,
         body: RateBody,
         response: Type.Ref(CostRate),
-        errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user' },
+        errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user', 422: RATE_RULES },
       }),
     },
     async (request) => createCostRate(app.db, request.actor, request.params.userId, request.body),
@@ -78,7 +78,7 @@ export const costRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: CostRateParams,
         body: RateBody,
         response: Type.Ref(CostRate),
-        errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user' },
+        errors: { 403: 'Not an administrator', 409: 'Overlaps another cost rate of the user', 422: RATE_RULES },
       }),
     },
     async (request) =>

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
 import { MemberParams } from '../projects/index.js';
 import { createRevenueRate, removeRevenueRate, replaceRevenueRate, revenueRate, revenueRates } from './revenue-service.js';
-import { RateBody, RevenueRate } from './schemas.js';
+import { RATE_RULES, RateBody, RevenueRate } from './schemas.js';
 
 const TAG = 'Revenue rates';
 const WHO = 'Administrators and the project\'s admins only: another member of the project gets 403, anyone else 404.';
@@ -46,7 +46,7 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: MemberParams,
         body: RateBody,
         response: Type.Ref(RevenueRate),
-        errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member' },
+        errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member', 422: RATE_RULES },
       }),
     },
     async (request) => createRevenueRate(app.db, request.actor, request.params, request.body),
@@ -81,7 +81,7 @@ export const revenueRateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: RevenueRateParams,
         body: RateBody,
         response: Type.Ref(RevenueRate),
-        errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member' },
+        errors: { 403: 'A member who is not a project admin', 409: 'The period overlaps another rate of the member', 422: RATE_RULES },
       }),
     },
     async (request) =>

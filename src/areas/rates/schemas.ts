@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../../http/schemas.js';
+import { CURRENCY_PATTERN, Nullable, Timestamp } from '../../http/schemas.js';
 
 /** The fields every rate carries, revenue (per project member) or cost (per user). */
 const rateFields = {
@@ -22,10 +22,15 @@ export const CostRate = Type.Object(
 );
 export type CostRate = Static<typeof CostRate>;
 
+/** The rules of a rate body beyond its schema, for each rate operation's 422. */
+export const RATE_RULES =
+  'Also: a `currency` that is no ISO 4217 code (three upper-case letters the pattern allows, yet unknown, such as XYZ), ' +
+  'or a `to` that is not after `from`';
+
 /** Create and update take the same body: every field, `to` optional (open-ended when absent or null). */
 export const RateBody = Type.Object(
   {
-    currency: Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code' }),
+    currency: Type.String({ minLength: 3, maxLength: 3, pattern: CURRENCY_PATTERN, description: 'ISO 4217 code, upper case' }),
     from: Timestamp(),
     to: Type.Optional(Nullable(Timestamp('After from, or null for open-ended'))),
     taxRate: Type.Number({ minimum: 0, maximum: 100, description: 'Percent' }),

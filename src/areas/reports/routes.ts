@@ -14,6 +14,10 @@ const RULES =
   'null for all (422 otherwise; checked when written). filters: up to 100 free-form objects; overrides: up to 100 ' +
   '{column, hint, label}.';
 
+const REPORT_RULES =
+  'Also: a `name` blank once trimmed, an `end` not after `start`, or an id in `selectedProjects` or ' +
+  '`selectedProjectMembers` that names no project or project member of this workspace (at its index)';
+
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reports',
@@ -44,7 +48,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `Any user. ${RULES} pinned is not taken here: a new report is unpinned (PUT pins it).`,
         body: ReportCreate,
         response: Type.Ref(Report),
-        errors: { 422: 'Bad enumeration value, start not before end, unknown selected project or member' },
+        errors: { 422: REPORT_RULES },
       }),
     },
     async (request) => createReport(app.db, request.actor, request.body),
@@ -78,7 +82,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ReportParams,
         body: ReportUpdate,
         response: Type.Ref(Report),
-        errors: { 422: 'Bad enumeration value, start not before end, unknown selected project or member' },
+        errors: { 422: REPORT_RULES },
       }),
     },
     async (request) => changeReport(app.db, request.actor, request.params.reportId, request.body),

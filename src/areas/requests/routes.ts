@@ -152,6 +152,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ProjectParams,
         body: AssignmentBody,
         response: Type.Ref(WorkflowRequest),
+        errors: { 422: 'Also: an id in `userIds` that names no unarchived user of this workspace (at its index)' },
       }),
     },
     async (request) => createAssignmentRequest(app.db, request.actor, request.params.projectId, request.body.userIds),
@@ -189,7 +190,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       'REJECTED). The requester becomes a member (role User, assignedBy the resolver) of each; existing memberships ' +
       'stay; a requester archived since gets none. The projects are recorded as the request\'s projectIds.',
     body: AssignResolveBody,
-    errors: { 422: 'Also: projectIds missing, empty or naming no project of this workspace, for RESOLVED' },
+    errors: { 422: 'Also: `projectIds` missing, empty or naming no project of this workspace, for RESOLVED' },
   });
 
   resolveRoute('/requests/:requestId', 'impersonation', {
@@ -224,7 +225,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
             '/path/year or /path/week.',
           params: WeekParams,
           response: Type.Ref(WorkflowRequest),
-          errors: { 422: 'year/week is not a real ISO week' },
+          errors: { 422: 'Also: a `year` of 0000, or a `week` that is 0 or past the last ISO week of its year (53 only in years that have one)' },
         }),
       },
       async (request) => createTimesheetRequest(app.db, request.actor, type, request.params),

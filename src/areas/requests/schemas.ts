@@ -94,7 +94,7 @@ export const RequestParams = Type.Object({ requestId: Id });
 export { MemberParams, ProjectParams } from '../projects/index.js';
 /** Parsed strictly by the route (422 at /path/year or /path/week), so plain strings here. */
 export const WeekParams = Type.Object({
-  year: Type.String({ description: 'ISO week-numbering year, four digits' }),
-  week: Type.String({ description: 'ISO week number in the organization time zone, 1–53' }),
+  year: Type.String({ pattern: '^[0-9]{4}$', description: 'ISO week-numbering year, four digits' }),
+  week: Type.String({ pattern: '^[0-9]{1,2}$', description: 'ISO week number in the organization time zone, 1–53' }),
 });
 

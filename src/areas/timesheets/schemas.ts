@@ -31,7 +31,7 @@ export const LockParams = Type.Object({ lockId: Id });
 
 export const LocksQuery = Type.Object({
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s locks' })),
-  year: Type.Optional(Type.String({ maxLength: 4, description: 'Only locks of this ISO week-numbering year (four digits)' })),
+  year: Type.Optional(Type.String({ maxLength: 4, pattern: '^[0-9]{4}$', description: 'Only locks of this ISO week-numbering year (four digits)' })),
 });
 export type LocksQuery = Static<typeof LocksQuery>;
 

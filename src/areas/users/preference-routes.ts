@@ -2,9 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { operation } from '../../http/schemas.js';
 import { changePreferences, preferences } from './preference-service.js';
-import { Preferences, PreferencesUpdate, UserParams } from './schemas.js';
+import { NOT_A_KIND, Preferences, PreferencesUpdate, UserParams } from './schemas.js';
 
 const TAG = 'Users';
+
+/** The rules of a preferences body beyond its schema (the notification message as its 422 says it). */
+const PREFERENCE_RULES =
+  'Also: a `locale` that is no BCP 47 language tag, a `timeZone` that names no IANA time zone, or a key of ' +
+  `\`notifications\` that ${NOT_A_KIND}`;
 
 export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -44,7 +49,7 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: UserParams,
         body: PreferencesUpdate,
         response: Type.Ref(Preferences),
-        errors: { 403: 'Another user\'s preferences', 422: 'Unknown locale, time zone, duration mode or notification kind' },
+        errors: { 403: 'Another user\'s preferences', 422: PREFERENCE_RULES },
       }),
     },
     async (request) => changePreferences(app.db, request.actor, request.params.userId, request.body),

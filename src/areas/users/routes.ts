@@ -47,7 +47,9 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(User),
         errors: {
           403: 'Not an administrator, or a support session inviting an Administrator',
-          422: 'Not an email address, blank name, unknown role',
+          422:
+            'Also: an `email` that is not an email address (one @, a local part without spaces, quotes or brackets, a ' +
+            'domain of dot-separated labels; spaces around it are trimmed), a `name` blank or over 200 characters once trimmed',
         },
       }),
     },
@@ -90,6 +92,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: {
           403: 'A User changing someone else, or role or archived; a support session sending role',
           409: 'Would demote or archive the last active administrator',
+          422: 'Also: a `name` blank or over 200 characters once trimmed',
         },
       }),
     },

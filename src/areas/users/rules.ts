@@ -8,6 +8,7 @@ import {
   DATE_TIME_FORMAT_KEYS,
   DESKTOP_KEYS,
   DURATION_FORMAT_KEYS,
+  NOT_A_KIND,
   NOTIFICATION_KINDS,
   type Preferences,
   type PreferencesUpdate,
@@ -129,7 +130,7 @@ export function mergePreferences(stored: Doc, update: PreferencesUpdate): Doc {
     const notifications = { ...objectAt(doc, 'notifications') };
     for (const [kind, channels] of Object.entries(update.notifications as Record<string, Doc | undefined>)) {
       if (!(NOTIFICATION_KINDS as readonly string[]).includes(kind)) {
-        throw invalid(`/body/notifications/${kind}`, `is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}`);
+        throw invalid(`/body/notifications/${kind}`, NOT_A_KIND);
       }
       if (channels !== undefined) notifications[kind] = mergeKnown(objectAt(notifications, kind), channels, CHANNEL_KEYS);
     }

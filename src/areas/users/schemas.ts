@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../http/schemas.js';
 import { ROLES } from '../../domain/actor.js';
 
 const Role = StringEnum(ROLES, 'Workspace role');
@@ -63,6 +63,9 @@ export const NOTIFICATION_KINDS = [
   'requestCreated',
   'requestResolved',
 ] as const;
+
+/** The 422 message for a key of `notifications` that is not a notification kind. */
+export const NOT_A_KIND = `is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}`;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const DURATION_MODES = ['HOURS_MINUTES', 'HOURS_MINUTES_SECONDS', 'DECIMAL'] as const;
 
@@ -119,8 +122,8 @@ export type Preferences = Static<typeof Preferences>;
 
 export const PreferencesUpdate = Type.Object(
   {
-    locale: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'BCP 47 (stored canonical); null clears' }))),
-    timeZone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'IANA name (stored canonical); null clears' }))),
+    locale: Type.Optional(Nullable(Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9]{1,8}(?:-[A-Za-z0-9]{1,8})*$', description: 'BCP 47 (stored canonical); null clears' }))),
+    timeZone: Type.Optional(Nullable(Type.String({ maxLength: 64, pattern: TIME_ZONE_PATTERN, description: 'IANA name (stored canonical); null clears' }))),
     dateTimeFormat: Type.Optional(DateTimeFormat),
     durationFormat: Type.Optional(DurationFormat),
     desktop: Type.Optional(Desktop),

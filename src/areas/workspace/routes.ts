@@ -51,7 +51,12 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'Administrators only. Nested objects are merged into the stored ones.',
         body: OrganizationUpdate,
         response: Type.Ref(Organization),
-        errors: { 403: 'Not an administrator' },
+        errors: {
+          403: 'Not an administrator',
+          422:
+            'Also: a `currency` that is no ISO 4217 code, a `timeZone` that names no IANA time zone, a `name` blank once ' +
+            'trimmed, or `coreHours` whose `start` is not before its `end` (after merging, at /body/coreHours/start)',
+        },
       }),
     },
     async (request) => changeOrganization(app.db, request.actor, request.body),
@@ -92,7 +97,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: {
           403: 'Not an administrator',
           409: 'The domain is taken: held now or before by another workspace, or a deleted workspace\'s (reserved 90 days)',
-          422: 'Also: a malformed or reserved domain, or a punycode one (starting with "xn--": look-alike names are not accepted)',
+          422:
+            'Also: a `domain` that is not 3–63 characters of a-z, 0-9 and - (not starting or ending with -), a reserved ' +
+            'one, or a punycode one (starting with "xn--": look-alike names are not accepted)',
         },
       }),
     },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Name, Notes, Nullable, StringEnum } from '../../http/schemas.js';
+import { CURRENCY_PATTERN, Name, Notes, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../http/schemas.js';
 
 const TimeOfDay = Type.String({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
 const RoundingMode = StringEnum(['NEAREST', 'UP', 'DOWN']);
@@ -46,7 +46,7 @@ export type Organization = Static<typeof Organization>;
 export const OrganizationUpdate = Type.Object(
   {
     name: Type.Optional(Name),
-    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217 code' })),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, pattern: CURRENCY_PATTERN, description: 'ISO 4217 code, upper case' })),
     notes: Type.Optional(Notes),
     coreHours: Type.Optional(Type.Object({ start: Type.Optional(TimeOfDay), end: Type.Optional(TimeOfDay) })),
     holidays: Type.Optional(
@@ -74,7 +74,7 @@ export const OrganizationUpdate = Type.Object(
         { description: 'Only enabled and unlockDuration are accepted; year, week and timeZone are the server\'s.' },
       ),
     ),
-    timeZone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time-zone name' })),
+    timeZone: Type.Optional(Type.String({ maxLength: 64, pattern: TIME_ZONE_PATTERN, description: 'IANA time-zone name' })),
   },
   { description: 'Any subset of the fields; nested objects are merged. Unknown fields are ignored.' },
 );
