@@ -135,7 +135,7 @@ export function activityListStatement(
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers?: boolean; after?: ListKey } = {},
+  options: { administers?: boolean; after?: ListKey; limit?: number } = {},
 ): CompiledQuery {
   const q = new Statement(dialect);
   const { organizationId } = filter;
@@ -197,13 +197,16 @@ export function activityListStatement(
     filter.from === undefined ? 0 : filter.from >= EARLIEST_BOUNDED_FROM ? 1 : 2,
     options.administers !== false,
     options.after !== undefined,
+    options.limit !== undefined,
   ].join();
   if (branches.length === 0) return q.compile('select null as entries, 0 as n', shape);
   // At most LIST_PIECE entries, in order. The limit is written into the text: bound as a parameter, it
   // doubles SQLite's time for a short answer. SQLite reads a single branch's entries alone from the
-  // covering index; a union needs the keys to merge in order.
+  // covering index; a union needs the keys to merge in order. A page a client asked for (`limit`) binds its
+  // size, so the texts stay one per shape.
   const keys = dialect === 'postgres' || branches.length > 1 ? ', started_at, id' : '';
-  const rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${LIST_PIECE}`;
+  const limit = options.limit === undefined ? String(LIST_PIECE) : q.p(options.limit);
+  const rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${limit}`;
   const counted = `count(*) as n from (${rows}) as listed`;
   if (dialect === 'postgres') return q.compile(`select string_agg(entry, ',' order by started_at, id) as entries, ${counted}`, shape);
   // SQLite aggregates the rows of an ordered subquery in that order (it never flattens such a subquery
@@ -221,7 +224,7 @@ async function listPiece(
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers: boolean; after?: ListKey },
+  options: { administers: boolean; after?: ListKey; limit?: number },
 ): Promise<{ entries: Buffer | string | null; n: number }> {
   const result = await db.executeQuery<{ entries: Buffer | string | null; n: number }>(activityListStatement(dialect, filter, reader, options));
   const { entries, n } = result.rows[0];
@@ -233,18 +236,23 @@ async function listPiece(
  * pieces to be joined by commas: bytes from SQLite, text from PostgreSQL; none when there is none.
  * Most answers are one piece. A longer one is read again piece after piece inside one transaction
  * (one snapshot, so no activity is missed or repeated between pieces), so that neither store ever
- * builds the whole answer in one buffer, nor copies it again.
+ * builds the whole answer in one buffer, nor copies it again. `after` starts the listing after
+ * that key (a cursor without a limit: the rest of the listing).
  */
-export async function listActivitiesJson(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<Array<Buffer | string>> {
+export async function listActivitiesJson(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  start: { after?: ListKey } = {},
+): Promise<Array<Buffer | string>> {
   const dialect = dialectOf(db);
-  // Most Users administer no project: their listing is then their own activities alone, one index range.
-  const administers = reader.all || filter.userId === reader.userId || (await administersAnyProject(db, filter.organizationId, reader.userId));
-  const first = await listPiece(db, dialect, filter, reader, { administers });
+  const administers = await readerAdministers(db, filter, reader);
+  const first = await listPiece(db, dialect, filter, reader, { administers, after: start.after });
   if (first.n < LIST_PIECE) return first.entries === null ? [] : [first.entries];
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
     const pieces: Array<Buffer | string> = [];
-    let after: ListKey | undefined;
+    let after: ListKey | undefined = start.after;
     for (;;) {
       const piece = await listPiece(trx, dialect, filter, reader, { administers, after });
       if (piece.entries === null) return pieces;
@@ -253,6 +261,27 @@ export async function listActivitiesJson(db: Db, filter: ActivityFilter, reader:
       after = lastKeyOf(piece.entries);
     }
   });
+}
+
+/**
+ * One page of GET /activities (`limit` entries at most, after `after`): one statement, one index
+ * range. `last` is the key of its last entry when the page is full (more may follow), else undefined.
+ */
+export async function listActivitiesPage(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  page: { limit: number; after?: ListKey },
+): Promise<{ entries: Array<Buffer | string>; last: ListKey | undefined }> {
+  const administers = await readerAdministers(db, filter, reader);
+  const piece = await listPiece(db, dialectOf(db), filter, reader, { administers, ...page });
+  if (piece.entries === null) return { entries: [], last: undefined };
+  return { entries: [piece.entries], last: piece.n < page.limit ? undefined : lastKeyOf(piece.entries) };
+}
+
+/** Most Users administer no project: their listing is then their own activities alone, one index range. */
+async function readerAdministers(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<boolean> {
+  return reader.all || filter.userId === reader.userId || administersAnyProject(db, filter.organizationId, reader.userId);
 }
 
 const FIND_ACTIVITY = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ?');
