@@ -11,7 +11,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/activities',
     {
-      config: { permission: 'activities:read' },
+      config: { permission: 'activities:read', heavyListing: true },
       schema: operation({
         operationId: 'listActivities',
         tag: TAG,
@@ -24,10 +24,15 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'bounds that range through the longest activity on record (of the listed user, or of the workspace; at most 31 days, ' +
           'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history. ' +
           'Pages: `limit` (1 to 2000) answers at most that many entries; a full page carries `Link: <…>; rel="next"` whose ' +
-          'opaque `cursor` continues after it with the same filters. A request with neither gets the whole listing.',
+          'opaque `cursor` continues after it with the same filters. A request with neither gets the whole listing. ' +
+          'At most LISTING_CONCURRENCY_PER_TOKEN (default 2) listings of one token and LISTING_CONCURRENCY_PER_WORKSPACE ' +
+          '(default 4) of one workspace run at once in an instance, each until its answer is written out or its connection ' +
+          'closes; beyond either, 429 `rate-limited` with `Retry-After: 1`.',
         querystring: ActivityQuery,
         response: ActivityMap,
-        errors: { 422: 'Also: `from` after `to`, a `from`/`to` without an offset, or a `cursor` that no page of this listing gave (at /query/cursor)' },
+        errors: {
+          422: 'Also: `from` after `to`, a `from`/`to` without an offset, or a `cursor` that no page of this listing gave (at /query/cursor)',
+        },
       }),
     },
     async (request, reply) => {

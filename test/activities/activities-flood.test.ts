@@ -1,0 +1,109 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
+import { toDbBool } from '../support/src.js';
+
+/** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
+const MANY = 50_000;
+
+/** MANY activities of the user, written straight into the table (the API would take minutes). */
+async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MANY): Promise<void> {
+  const start = Date.parse('2020-01-01T00:00:00Z');
+  const name = 'A long enough name to make each entry weigh about four hundred bytes in the answer. '.repeat(3).trim();
+  for (let done = 0; done < count; done += 1000) {
+    const rows = [];
+    for (let i = done; i < Math.min(count, done + 1000); i++) {
+      const at = new Date(start + i * 3_600_000);
+      rows.push({
+        id: randomUUID(),
+        organization_id: ws.organizationId,
+        user_id: user.userId,
+        project_id: null,
+        name,
+        billable: toDbBool(false),
+        started_at: at.toISOString(),
+        ended_at: new Date(at.getTime() + 1_800_000).toISOString(),
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      });
+    }
+    await h.app.db.insertInto('activities').values(rows).execute();
+  }
+}
+
+/**
+ * A client that sends GET /activities and then does not read the answer: resolves once the answer's
+ * head arrived (the listing runs), leaving the rest unread on the connection.
+ */
+function stalled(port: number, ws: TestWorkspace, user: TestUser, query = ''): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET /api/activities${query} HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`),
+    );
+    socket.once('readable', () => {
+      const head = socket.read(12) as Buffer | null;
+      if (head?.toString() !== 'HTTP/1.1 200') return reject(new Error(`not a 200: ${String(head)}`));
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+describeEachStore('A flood of listings (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+  let port: number;
+  const open: net.Socket[] = [];
+  beforeAll(async () => {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (h.app.server.address() as net.AddressInfo).port;
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.destroy();
+  });
+
+  /** GET /activities until it is no longer 429 (a closed connection gives its places back as the server sees the close). */
+  async function listedOnceFreed(ws: TestWorkspace, user: TestUser): Promise<number> {
+    let status = 0;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      status = (await as(h, ws, user).get('/api/activities?limit=1')).status;
+      if (status !== 429) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return status;
+  }
+
+  it('at most LISTING_CONCURRENCY_PER_TOKEN (2) listings of one token and PER_WORKSPACE (4) of one workspace run at once: beyond, 429 with Retry-After', async () => {
+    const ws = await h.workspace();
+    const other = await h.workspace();
+    const heavy = await h.user(ws);
+    const second = await h.user(ws);
+    const third = await h.user(ws);
+    await history(h, ws, heavy);
+    await history(h, ws, second, MANY / 2);
+
+    open.push(await stalled(port, ws, heavy), await stalled(port, ws, heavy));
+    const refused = await as(h, ws, heavy).get('/api/activities?limit=1');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(refused.body.code).toBe('rate-limited');
+    expect(refused.body.detail).toContain('At most 2 such listings of one token');
+    // Other routes of the token, and listings of other tokens, are served.
+    expect((await as(h, ws, heavy).get('/api/organization')).status).toBe(200);
+    expect((await as(h, ws, third).get('/api/activities')).status).toBe(200);
+
+    // Two more of another token of the workspace: the workspace's four places are taken.
+    open.push(await stalled(port, ws, second), await stalled(port, ws, second));
+    const full = await as(h, ws, third).get('/api/activities');
+    expect(full.status).toBe(429);
+    expect(full.headers['retry-after']).toBe('1');
+    expect(full.body.detail).toContain('At most 4 such listings of one workspace');
+    // Another workspace is not held by this one's listings.
+    expect((await as(h, other).get('/api/activities')).status).toBe(200);
+
+    // A closed connection gives its places back.
+    for (const socket of open.splice(0)) socket.destroy();
+    expect(await listedOnceFreed(ws, third)).toBe(200);
+    expect(await listedOnceFreed(ws, heavy)).toBe(200);
+  });
+});
