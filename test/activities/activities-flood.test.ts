@@ -2,13 +2,15 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { toDbBool } from '../support/src.js';
+import { sql } from 'kysely';
+import { activityListStatement, type ActivityFilter, type ActivityReader, toDbBool } from '../support/src.js';
+import { tracking } from '../support/tracking.js';
 
 /** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
 const MANY = 50_000;
 
 /** MANY activities of the user, written straight into the table (the API would take minutes). */
-async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MANY): Promise<void> {
+async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MANY, projectId: string | null = null): Promise<void> {
   const start = Date.parse('2020-01-01T00:00:00Z');
   const name = 'A long enough name to make each entry weigh about four hundred bytes in the answer. '.repeat(3).trim();
   for (let done = 0; done < count; done += 1000) {
@@ -19,7 +21,7 @@ async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MA
         id: randomUUID(),
         organization_id: ws.organizationId,
         user_id: user.userId,
-        project_id: null,
+        project_id: i % 2 === 0 ? projectId : null,
         name,
         billable: toDbBool(false),
         started_at: at.toISOString(),
@@ -106,4 +108,45 @@ describeEachStore('A flood of listings (issue 17 item 1; docs/rules.md §6, "Lis
     expect(await listedOnceFreed(ws, third)).toBe(200);
     expect(await listedOnceFreed(ws, heavy)).toBe(200);
   });
+});
+
+describeEachStore('Listing plans at scale (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+  /** The plan the store chooses on its own (statistics gathered, nothing forced), as text. */
+  async function planOf(filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean; after?: { startedAt: string; id: string } }) {
+    const compiled = activityListStatement(h.app.store.dialect, filter, reader, options);
+    const explain = h.store === 'postgres' ? 'explain ' : 'explain query plan ';
+    const result = await h.app.db.executeQuery<Record<string, string>>({ ...compiled, sql: explain + compiled.sql });
+    return result.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
+  }
+
+  it('every piece of a long listing is an index range for an administrator, a project admin and a member, never a scan of the table', async () => {
+    const ws = await h.workspace();
+    const t = tracking(h, ws);
+    const lead = await h.user(ws);
+    const member = await h.user(ws);
+    const project = await t.project();
+    await t.member(project.id, lead, { role: 'Administrator' });
+    await t.member(project.id, member);
+    await history(h, ws, lead, MANY / 2, project.id);
+    await history(h, ws, member, MANY / 2, project.id);
+    await sql`analyze`.execute(h.app.db);
+
+    const after = { startedAt: '2021-01-01T00:00:00.000Z', id: '' };
+    const whole = { organizationId: ws.organizationId };
+    const week = { ...whole, from: '2021-01-01T00:00:00.000Z', to: '2021-01-08T00:00:00.000Z' };
+    const cases: [string, ActivityReader, ActivityFilter, boolean][] = [
+      ['administrator', { all: true }, whole, true],
+      ['project admin', { all: false, userId: lead.userId }, whole, true],
+      ['member', { all: false, userId: member.userId }, whole, false],
+      ['project admin, a week', { all: false, userId: lead.userId }, week, true],
+    ];
+    for (const [caller, reader, filter, administers] of cases) {
+      for (const options of [{ administers }, { administers, after }]) {
+        const plan = await planOf(filter, reader, options);
+        const label = `${caller}${options.after ? ', a later piece' : ''}:\n${plan}`;
+        expect(plan, label).not.toMatch(/Seq Scan on activities|Parallel|SCAN activities\b/);
+        expect(plan, label).toMatch(/activities_(user_listing|organization_started|project_started)/);
+      }
+    }
+  }, 120_000);
 });

@@ -157,12 +157,20 @@ export function activityListStatement(
       conditions.push(`started_at >= ${fromBound(q, filter.from, scope)}`);
     }
     if (filter.from !== undefined) conditions.push(`(ended_at is null or ended_at > ${q.p(filter.from)})`);
-    if (options.after !== undefined) conditions.push(`(started_at, id) > (${q.p(options.after.startedAt)}, ${q.p(options.after.id)})`);
+    if (options.after !== undefined) {
+      // PostgreSQL takes a row comparison as a filter, not as a bound of the index range: the plain
+      // bound on started_at makes it one.
+      if (dialect === 'postgres') conditions.push(`started_at >= ${q.p(options.after.startedAt)}`);
+      conditions.push(`(started_at, id) > (${q.p(options.after.startedAt)}, ${q.p(options.after.id)})`);
+    }
     return `from activities where ${conditions.join(' and ')}`;
   };
+  // The limit of the statement (a page a client asked for binds its size, so the texts stay one per shape).
+  const limitOf = () => (options.limit === undefined ? String(LIST_PIECE) : q.p(options.limit));
   const workspace = { organizationId };
 
   const branches: string[] = [];
+  let administeredRows: string | undefined;
   if (reader.all) {
     if (filter.userId !== undefined) {
       const user = `(select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`;
@@ -178,13 +186,25 @@ export function activityListStatement(
     const wantsOwn = filter.userId === undefined || filter.userId === reader.userId;
     const wantsOthers = filter.userId !== reader.userId && options.administers !== false;
     if (wantsOwn) branches.push(branch(`user_id = ${q.p(reader.userId)}`, { userId: reader.userId }));
-    if (wantsOthers) {
+    if (wantsOthers && dialect === 'postgres') {
+      // PostgreSQL: each administered project's first entries, read in order from activities_project_started
+      // (a lateral range per project, at most a piece each), then merged; an IN list over the projects
+      // made it hash-join a scan of the whole table and sort it, for every piece.
+      const others = branch(`project_id = project_members.project_id and user_id != ${q.p(reader.userId)}`, workspace);
+      administeredRows =
+        `select administered.entry, administered.started_at, administered.id from project_members cross join lateral` +
+        ` (select ${entry} as entry, started_at, id ${others} order by started_at, id limit ${limitOf()}) as administered` +
+        ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
+        ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)}`;
+    } else if (wantsOthers) {
       const administered =
         `project_id in (select project_members.project_id from project_members` +
         ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
         ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)})` +
         ` and user_id != ${q.p(reader.userId)}`;
-      branches.push(branch(administered, workspace));
+      // SQLite, its statistics gathered, chose a scan of the table for this branch once most rows were on
+      // the administered projects: INDEXED BY keeps it the range of each project.
+      branches.push(branch(administered, workspace).replace('from activities where', 'from activities indexed by activities_project_started where'));
     }
   }
   // Everything the text depends on (the values are parameters).
@@ -199,14 +219,20 @@ export function activityListStatement(
     options.after !== undefined,
     options.limit !== undefined,
   ].join();
-  if (branches.length === 0) return q.compile('select null as entries, 0 as n', shape);
+  if (branches.length === 0 && administeredRows === undefined) return q.compile('select null as entries, 0 as n', shape);
   // At most LIST_PIECE entries, in order. The limit is written into the text: bound as a parameter, it
   // doubles SQLite's time for a short answer. SQLite reads a single branch's entries alone from the
-  // covering index; a union needs the keys to merge in order. A page a client asked for (`limit`) binds its
-  // size, so the texts stay one per shape.
-  const keys = dialect === 'postgres' || branches.length > 1 ? ', started_at, id' : '';
-  const limit = options.limit === undefined ? String(LIST_PIECE) : q.p(options.limit);
-  const rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${limit}`;
+  // covering index; a union needs the keys to merge in order. On PostgreSQL each branch is ordered and
+  // limited on its own (an index range read in order), so the merge sorts at most a piece per branch.
+  let rows: string;
+  if (dialect === 'postgres') {
+    const parts = branches.map((from) => `(select ${entry} as entry, started_at, id ${from} order by started_at, id limit ${limitOf()})`);
+    if (administeredRows !== undefined) parts.push(`(${administeredRows})`);
+    rows = `select entry, started_at, id from (${parts.join(' union all ')}) as branches order by started_at, id limit ${limitOf()}`;
+  } else {
+    const keys = branches.length > 1 ? ', started_at, id' : '';
+    rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${limitOf()}`;
+  }
   const counted = `count(*) as n from (${rows}) as listed`;
   if (dialect === 'postgres') return q.compile(`select string_agg(entry, ',' order by started_at, id) as entries, ${counted}`, shape);
   // SQLite aggregates the rows of an ordered subquery in that order (it never flattens such a subquery
