@@ -244,6 +244,9 @@ export function activityListStatement(
  * pieces cost PostgreSQL's client a copy of the growing row per network chunk). */
 export const LIST_PIECE = 2_000;
 
+/** Pieces of GET /activities read from the store since the process started (tests count the pieces a stalled answer reads). */
+export const listingCounters = { piecesRead: 0 };
+
 /** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL) and how many. */
 async function listPiece(
   db: Db,
@@ -252,6 +255,7 @@ async function listPiece(
   reader: ActivityReader,
   options: { administers: boolean; after?: ListKey; limit?: number },
 ): Promise<{ entries: Buffer | string | null; n: number }> {
+  listingCounters.piecesRead++;
   const result = await db.executeQuery<{ entries: Buffer | string | null; n: number }>(activityListStatement(dialect, filter, reader, options));
   const { entries, n } = result.rows[0];
   return { entries, n: Number(n) };
@@ -270,11 +274,12 @@ export async function listActivitiesJson(
   filter: ActivityFilter,
   reader: ActivityReader,
   start: { after?: ListKey } = {},
-): Promise<Array<Buffer | string>> {
+): Promise<Array<Buffer | string> | LaterPieces> {
   const dialect = dialectOf(db);
   const administers = await readerAdministers(db, filter, reader);
   const first = await listPiece(db, dialect, filter, reader, { administers, after: start.after });
   if (first.n < LIST_PIECE) return first.entries === null ? [] : [first.entries];
+  if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(db, filter, reader, { administers, after: start.after });
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
     const pieces: Array<Buffer | string> = [];
@@ -287,6 +292,58 @@ export async function listActivitiesJson(
       after = lastKeyOf(piece.entries);
     }
   });
+}
+
+/** A long listing whose pieces after the first are read as the answer is taken (see listActivitiesJson). */
+export interface LaterPieces {
+  first: Buffer | string;
+  rest: AsyncIterable<Buffer | string>;
+}
+
+/**
+ * PostgreSQL: a long listing read piece by piece as the client takes the answer, in one REPEATABLE
+ * READ transaction (one snapshot) that stays open until the last piece is read or the answer is
+ * abandoned (the stream closes the generator, which rolls back). A client that does not read thus
+ * holds one connection and about one piece, never the whole answer; the listings at once are bounded
+ * per token and per workspace (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts).
+ */
+async function laterPieces(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  options: { administers: boolean; after?: ListKey },
+): Promise<Array<Buffer | string> | LaterPieces> {
+  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
+  let first: { entries: Buffer | string | null; n: number };
+  try {
+    first = await listPiece(trx, 'postgres', filter, reader, options);
+  } catch (error) {
+    await trx.rollback().execute();
+    throw error;
+  }
+  if (first.entries === null || first.n < LIST_PIECE) {
+    await trx.commit().execute();
+    return first.entries === null ? [] : [first.entries];
+  }
+  const firstEntries = first.entries;
+  async function* rest(): AsyncGenerator<Buffer | string> {
+    let ended = false;
+    try {
+      let after = lastKeyOf(firstEntries);
+      for (;;) {
+        const piece = await listPiece(trx, 'postgres', filter, reader, { ...options, after });
+        if (piece.entries === null) break;
+        yield piece.entries;
+        if (piece.n < LIST_PIECE) break;
+        after = lastKeyOf(piece.entries);
+      }
+      ended = true;
+      await trx.commit().execute();
+    } finally {
+      if (!ended) await trx.rollback().execute();
+    }
+  }
+  return { first: firstEntries, rest: rest() };
 }
 
 /**

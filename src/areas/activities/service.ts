@@ -19,6 +19,7 @@ import {
   insertActivity,
   listActivitiesJson,
   listActivitiesPage,
+  type LaterPieces,
   updateActivity as updateActivityRow,
   type ActivityChanges,
   type ActivityFilter,
@@ -221,7 +222,7 @@ export async function deleteActivity(db: Db, actor: Actor, activityId: string): 
 
 /** GET /activities: the answer's entries (see listActivitiesJson) and, for a full page, the cursor of the next one. */
 export interface ActivityListing {
-  entries: Array<Buffer | string>;
+  entries: Array<Buffer | string> | LaterPieces;
   next?: string;
 }
 
