@@ -83,6 +83,7 @@ export const ActivityQuery = Type.Object({
   projectId: Type.Optional(Type.String({ maxLength: 64, description: 'Only activities of this project' })),
   limit: Type.Optional(
     Type.String({
+      maxLength: 4,
       pattern: '^([1-9][0-9]{0,2}|1[0-9]{3}|2000)$',
       description:
         'At most this many entries (1 to 2000): one page. A full page carries `Link: <…>; rel="next"` to the next one ' +
