@@ -279,6 +279,40 @@ async function memoryCase(server, fixture) {
   return { entries, bytes: result.body.length, baseline: before.rss, peak: Math.max(after.peak, sampled), ms: median(times) };
 }
 
+/**
+ * The flood of issue 17 item 1: one user runs 12 unfiltered GET /activities of their whole history in
+ * parallel, over and over, while another workspace's admin reads GET /organization one request after
+ * another. Prints that workspace's p90 during the flood beside its idle p90 (goal: within 5×), and how
+ * many listings the per-token and per-workspace bounds answered 429.
+ */
+async function floodCase(server, fixture, other, seconds) {
+  const p90 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.9))];
+  const organization = { path: '/api/organization', headers: { host: `${other.domain}.localhost`, authorization: `Bearer ${other.admin.token}` } };
+  const timed = async (until) => {
+    const times = [];
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await fetchOnce(server.port, organization);
+      if (res.status !== 200) throw new Error(`flood case: GET /organization ${res.status}`);
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  const idle = await timed(performance.now() + seconds * 1000);
+  const until = performance.now() + seconds * 1000;
+  const statuses = { 200: 0, 429: 0, other: 0 };
+  const flooder = async () => {
+    while (performance.now() < until) {
+      const res = await fetchOnce(server.port, { path: '/api/activities', headers: { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.heavy.token}` } });
+      if (res.status === 200 || res.status === 429) statuses[res.status]++;
+      else statuses.other++;
+      if (res.status === 429) await sleep(Number(res.headers['retry-after'] ?? 1) * 1000);
+    }
+  };
+  const [flooded] = await Promise.all([timed(until), ...Array.from({ length: 12 }, flooder)]);
+  return { idleP90: p90(idle), floodP90: p90(flooded), requests: flooded.length, statuses, entries: fixture.heavy.entries };
+}
+
 function quietness() {
   const [one, five] = os.loadavg();
   return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) on ${CORES} cores`;
@@ -320,6 +354,14 @@ function printTable(store, results, scaling, memory, meta) {
       );
     }
   }
+  if (meta.flood) {
+    const f = meta.flood;
+    lines.push('');
+    lines.push(
+      `Flood: 12 parallel unfiltered GET /activities of one user (${f.entries.toLocaleString('en')} activities; ${f.statuses[200]} × 200, ${f.statuses[429]} × 429, ${f.statuses.other} other):` +
+        ` another workspace's GET /organization p90 ${fmt(f.floodP90, 1)} ms (idle p90 ${fmt(f.idleP90, 1)} ms, × ${fmt(f.floodP90 / f.idleP90, 1)}; goal ≤ 5×)`,
+    );
+  }
   if (memory) {
     lines.push('');
     lines.push(
@@ -350,7 +392,8 @@ async function runStore(store) {
   const fixtures = await seed(url, workspaces, log);
   const main = fixtures[fixtures.length - 1];
 
-  const startServer = async (root = ROOT, databaseUrl = url) => {
+  /** listingBounds 'default' keeps the service's own bounds on concurrent listings (the flood case); else they are out of the way. */
+  const startServer = async (root = ROOT, databaseUrl = url, listingBounds = 'raised') => {
     const port = await freePort();
     const started = await startProcess(
       0,
@@ -366,6 +409,8 @@ async function runStore(store) {
         // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
         RATE_LIMIT_PER_ADDRESS: '1000000000',
         RATE_LIMIT_PER_TOKEN: '1000000000',
+        // Likewise the bounds on listings running at once, which ten connections of one token would meet.
+        ...(listingBounds === 'default' ? {} : { LISTING_CONCURRENCY_PER_TOKEN: '1000000', LISTING_CONCURRENCY_PER_WORKSPACE: '1000000' }),
       },
       '/readyz',
       port,
@@ -388,6 +433,7 @@ async function runStore(store) {
   const results = [];
   const scaling = [];
   let memory;
+  let flood;
   try {
     for (const c of casesOf(main)) {
       if (ONLY && !ONLY.includes(c.id)) continue;
@@ -406,6 +452,13 @@ async function runStore(store) {
         scaling.push({ activities: fixture.activities, ...shape, ...m });
         log(`[${store}] scaling ${fixture.activities}: ${shape.entries} entries, ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req`);
       }
+    }
+    if (!COMPARE && (!ONLY || ONLY.includes('flood'))) {
+      // On a server with the service's own bounds on listings, which the flood is meant to meet.
+      await stopProcess(server);
+      server = await startServer(ROOT, url, 'default');
+      flood = await floodCase(server, main, fixtures[0], PLAN.seconds * 3);
+      log(`[${store}] flood: other workspace p90 ${fmt(flood.floodP90, 1)} ms (idle ${fmt(flood.idleP90, 1)} ms), ${JSON.stringify(flood.statuses)}`);
     }
     if (!COMPARE && (!ONLY || ONLY.includes('memory'))) {
       // On a server of its own (as after a restart), so what earlier cases left on the heap does not count.
@@ -426,10 +479,11 @@ async function runStore(store) {
     machine: `${os.cpus()[0].model.trim()}, ${CORES} cores, Node ${process.version}, ${os.platform()} ${os.release()}`,
     loadBefore,
     loadAfter: quietness(),
+    flood,
   };
   if (COMPARE) printComparison(store, results, meta);
   else printTable(store, results, scaling, memory, meta);
-  return { store, meta, results, scaling, memory };
+  return { store, meta, results, scaling, memory, flood };
 }
 
 /** DATABASE_URL of a SQLite file, at the --sqlite-synchronous level when one is given. */

@@ -13,6 +13,7 @@ import { holdsToken, REDACTED_LOG_PATHS, requestLogFields } from './http/log-red
 import { openapi } from './http/openapi.js';
 import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
 import { decorateBearer } from './http/bearer.js';
+import { heavyListings } from './http/heavy-listings.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(tenancy);
       api.addHook('onRequest', app.rateLimitHooks.perToken);
       await api.register(authenticate);
+      await api.register(heavyListings);
       for (const area of areas) await api.register(area.routes);
     },
     { prefix: '/api' },

@@ -27,6 +27,11 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Requests a minute allowed per client address and per bearer token. */
   rateLimit: { perAddressPerMinute: number; perTokenPerMinute: number };
+  /**
+   * Heavy listings (GET /activities) running at once in this process, per bearer token and per
+   * workspace: env LISTING_CONCURRENCY_PER_TOKEN (default 2) and LISTING_CONCURRENCY_PER_WORKSPACE (default 4).
+   */
+  listingConcurrency: { perToken: number; perWorkspace: number };
   /** Where rate-limit counters live, shared by every instance; unset: in this process. */
   redisUrl: string | undefined;
 }
@@ -50,6 +55,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       perAddressPerMinute: parseCount('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS ?? '6000'),
       perTokenPerMinute: parseCount('RATE_LIMIT_PER_TOKEN', env.RATE_LIMIT_PER_TOKEN ?? '1200'),
+    },
+    listingConcurrency: {
+      perToken: parseCount('LISTING_CONCURRENCY_PER_TOKEN', env.LISTING_CONCURRENCY_PER_TOKEN ?? '2'),
+      perWorkspace: parseCount('LISTING_CONCURRENCY_PER_WORKSPACE', env.LISTING_CONCURRENCY_PER_WORKSPACE ?? '4'),
     },
     redisUrl: env.REDIS_URL || undefined,
   };

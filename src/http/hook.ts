@@ -23,7 +23,7 @@ export function hookOf(work: (request: FastifyRequest, reply: FastifyReply) => v
   };
 }
 
-type RouteHookName = 'onRequest' | 'preValidation' | 'onSend';
+type RouteHookName = 'onRequest' | 'preValidation' | 'preHandler' | 'onSend';
 
 /** In an onRoute hook: adds a hook to the route being registered, after the ones it has. */
 export function appendRouteHook(route: RouteOptions, name: RouteHookName, hook: CallbackHook | onSendHookHandler): void {

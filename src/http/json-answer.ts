@@ -19,7 +19,8 @@ const CLOSE = Buffer.from('}');
  * one is streamed, so it is never copied whole once more: bytes (SQLite) go out as they are; text
  * (PostgreSQL) is encoded a slice at a time.
  */
-export function jsonObjectOf(pieces: Array<Buffer | string>): Buffer | string | Readable {
+export function jsonObjectOf(pieces: Array<Buffer | string> | LaterPieces): Buffer | string | Readable {
+  if (!Array.isArray(pieces)) return Readable.from(streamedLater(pieces), { objectMode: false });
   if (pieces.length === 0) return '{}';
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   if (size <= WHOLE) {
@@ -28,18 +29,36 @@ export function jsonObjectOf(pieces: Array<Buffer | string>): Buffer | string | 
   return Readable.from(streamed(pieces), { objectMode: false });
 }
 
+/**
+ * A long answer whose pieces after the first are read only as the client takes the ones before:
+ * Readable.from asks for the next piece once what it holds has gone to the socket, so a client that
+ * does not read leaves the rest unread in the database, and the server holds about one piece for it.
+ */
+export interface LaterPieces {
+  first: Buffer | string;
+  rest: AsyncIterable<Buffer | string>;
+}
+
 /** A Fastify reply, whose `send` takes the answer of its route's response schema. */
 interface TypedReply {
   type(contentType: string): { send(answer: never): unknown };
+  raw: { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown };
 }
+
+/**
+ * A streamed answer whose connection moves no byte for this long is closed: its later pieces hold a
+ * database transaction open, which a client that stopped reading must not hold for ever.
+ */
+export const STALLED_ANSWER_MS = 30_000;
 
 /**
  * Answers map entries rendered by the database (see jsonObjectOf) as the route's JSON object. The
  * route keeps its response schema, which documents the answer; Fastify sends a string, bytes or a
  * stream under a JSON content type as they are, never through that schema's serializer.
  */
-export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Array<Buffer | string>): Reply {
+export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Array<Buffer | string> | LaterPieces): Reply {
   // The one place that knows this text already is the route's answer: `never` lets it pass as that answer's type.
+  if (!Array.isArray(pieces)) reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
   reply.type(JSON_TYPE).send(jsonObjectOf(pieces) as never);
   return reply;
 }
@@ -69,4 +88,15 @@ function* slices(text: string): Generator<string> {
     start = end;
   }
   yield text.slice(start);
+}
+
+async function* streamedLater(pieces: LaterPieces): AsyncGenerator<Buffer | string> {
+  yield OPEN;
+  yield* typeof pieces.first === 'string' ? slices(pieces.first) : [pieces.first];
+  for await (const piece of pieces.rest) {
+    yield COMMA;
+    if (typeof piece === 'string') yield* slices(piece);
+    else yield piece;
+  }
+  yield CLOSE;
 }

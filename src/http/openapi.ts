@@ -60,6 +60,11 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /** Response headers the service sends, declared once and referred to by each response that carries them. */
 const HEADERS = {
+  Link: {
+    description:
+      'On a full page of a listing that takes `limit`: `<…>; rel="next"`, the same path and filters with the opaque `cursor` of the next page.',
+    schema: { type: 'string' },
+  },
   RequestId: {
     description:
       'The id of this request in the log: the `x-request-id` the client sent when it is 1–128 characters of ' +
@@ -100,6 +105,8 @@ const HEADERS = {
   },
 } as const;
 
+/** Operations that answer in pages when asked (`limit`, `cursor`): their 200 may carry Link. */
+const PAGED_OPERATIONS = new Set(['listActivities']);
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': headerRef('RateLimitLimit'),
@@ -161,6 +168,7 @@ export function completeDocument<T>(document: T): T {
         if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
         const noStore = authenticated ? status !== '401' && status !== '429' : NO_STORE_PUBLIC_OPERATIONS.has(op.operationId) && status === '200';
         if (noStore) headers['Cache-Control'] = headerRef('CacheControl');
+        if (status === '200' && PAGED_OPERATIONS.has(op.operationId)) headers.Link = headerRef('Link');
         response.headers = { ...response.headers, ...headers };
       }
     }

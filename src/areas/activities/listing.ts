@@ -23,3 +23,29 @@ export function lastKeyOf(entries: Buffer | string): ListKey {
   const startedStart = tail.lastIndexOf(STARTED_MARK) + STARTED_MARK.length;
   return { id: tail.slice(idStart, tail.indexOf('"', idStart)), startedAt: tail.slice(startedStart, startedStart + INSTANT_LENGTH) };
 }
+
+/** A canonical instant, as rendered (`2026-07-04T09:00:00.000Z`). */
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The opaque cursor of GET /activities: the key of the last entry of a page, as base64url of its
+ * JSON, so a client never builds one and the service can change what it holds.
+ */
+export function cursorOf(key: ListKey): string {
+  return Buffer.from(JSON.stringify([key.startedAt, key.id])).toString('base64url');
+}
+
+/** The key a cursor holds, or undefined when the text is not a cursor this service gave. */
+export function keyOfCursor(cursor: string): ListKey | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+  const [startedAt, id] = parsed as unknown[];
+  if (typeof startedAt !== 'string' || !CANONICAL_INSTANT.test(startedAt)) return undefined;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 64) return undefined;
+  return { startedAt, id };
+}

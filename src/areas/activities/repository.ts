@@ -135,7 +135,7 @@ export function activityListStatement(
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers?: boolean; after?: ListKey } = {},
+  options: { administers?: boolean; after?: ListKey; limit?: number } = {},
 ): CompiledQuery {
   const q = new Statement(dialect);
   const { organizationId } = filter;
@@ -157,12 +157,20 @@ export function activityListStatement(
       conditions.push(`started_at >= ${fromBound(q, filter.from, scope)}`);
     }
     if (filter.from !== undefined) conditions.push(`(ended_at is null or ended_at > ${q.p(filter.from)})`);
-    if (options.after !== undefined) conditions.push(`(started_at, id) > (${q.p(options.after.startedAt)}, ${q.p(options.after.id)})`);
+    if (options.after !== undefined) {
+      // PostgreSQL takes a row comparison as a filter, not as a bound of the index range: the plain
+      // bound on started_at makes it one.
+      if (dialect === 'postgres') conditions.push(`started_at >= ${q.p(options.after.startedAt)}`);
+      conditions.push(`(started_at, id) > (${q.p(options.after.startedAt)}, ${q.p(options.after.id)})`);
+    }
     return `from activities where ${conditions.join(' and ')}`;
   };
+  // The limit of the statement (a page a client asked for binds its size, so the texts stay one per shape).
+  const limitOf = () => (options.limit === undefined ? String(LIST_PIECE) : q.p(options.limit));
   const workspace = { organizationId };
 
   const branches: string[] = [];
+  let administeredRows: string | undefined;
   if (reader.all) {
     if (filter.userId !== undefined) {
       const user = `(select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`;
@@ -178,13 +186,25 @@ export function activityListStatement(
     const wantsOwn = filter.userId === undefined || filter.userId === reader.userId;
     const wantsOthers = filter.userId !== reader.userId && options.administers !== false;
     if (wantsOwn) branches.push(branch(`user_id = ${q.p(reader.userId)}`, { userId: reader.userId }));
-    if (wantsOthers) {
+    if (wantsOthers && dialect === 'postgres') {
+      // PostgreSQL: each administered project's first entries, read in order from activities_project_started
+      // (a lateral range per project, at most a piece each), then merged; an IN list over the projects
+      // made it hash-join a scan of the whole table and sort it, for every piece.
+      const others = branch(`project_id = project_members.project_id and user_id != ${q.p(reader.userId)}`, workspace);
+      administeredRows =
+        `select administered.entry, administered.started_at, administered.id from project_members cross join lateral` +
+        ` (select ${entry} as entry, started_at, id ${others} order by started_at, id limit ${limitOf()}) as administered` +
+        ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
+        ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)}`;
+    } else if (wantsOthers) {
       const administered =
         `project_id in (select project_members.project_id from project_members` +
         ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
         ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)})` +
         ` and user_id != ${q.p(reader.userId)}`;
-      branches.push(branch(administered, workspace));
+      // SQLite, its statistics gathered, chose a scan of the table for this branch once most rows were on
+      // the administered projects: INDEXED BY keeps it the range of each project.
+      branches.push(branch(administered, workspace).replace('from activities where', 'from activities indexed by activities_project_started where'));
     }
   }
   // Everything the text depends on (the values are parameters).
@@ -197,13 +217,22 @@ export function activityListStatement(
     filter.from === undefined ? 0 : filter.from >= EARLIEST_BOUNDED_FROM ? 1 : 2,
     options.administers !== false,
     options.after !== undefined,
+    options.limit !== undefined,
   ].join();
-  if (branches.length === 0) return q.compile('select null as entries, 0 as n', shape);
+  if (branches.length === 0 && administeredRows === undefined) return q.compile('select null as entries, 0 as n', shape);
   // At most LIST_PIECE entries, in order. The limit is written into the text: bound as a parameter, it
   // doubles SQLite's time for a short answer. SQLite reads a single branch's entries alone from the
-  // covering index; a union needs the keys to merge in order.
-  const keys = dialect === 'postgres' || branches.length > 1 ? ', started_at, id' : '';
-  const rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${LIST_PIECE}`;
+  // covering index; a union needs the keys to merge in order. On PostgreSQL each branch is ordered and
+  // limited on its own (an index range read in order), so the merge sorts at most a piece per branch.
+  let rows: string;
+  if (dialect === 'postgres') {
+    const parts = branches.map((from) => `(select ${entry} as entry, started_at, id ${from} order by started_at, id limit ${limitOf()})`);
+    if (administeredRows !== undefined) parts.push(`(${administeredRows})`);
+    rows = `select entry, started_at, id from (${parts.join(' union all ')}) as branches order by started_at, id limit ${limitOf()}`;
+  } else {
+    const keys = branches.length > 1 ? ', started_at, id' : '';
+    rows = `${branches.map((from) => `select ${entry} as entry${keys} ${from}`).join(' union all ')} order by started_at, id limit ${limitOf()}`;
+  }
   const counted = `count(*) as n from (${rows}) as listed`;
   if (dialect === 'postgres') return q.compile(`select string_agg(entry, ',' order by started_at, id) as entries, ${counted}`, shape);
   // SQLite aggregates the rows of an ordered subquery in that order (it never flattens such a subquery
@@ -215,14 +244,18 @@ export function activityListStatement(
  * pieces cost PostgreSQL's client a copy of the growing row per network chunk). */
 export const LIST_PIECE = 2_000;
 
+/** Pieces of GET /activities read from the store since the process started (tests count the pieces a stalled answer reads). */
+export const listingCounters = { piecesRead: 0 };
+
 /** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL) and how many. */
 async function listPiece(
   db: Db,
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers: boolean; after?: ListKey },
+  options: { administers: boolean; after?: ListKey; limit?: number },
 ): Promise<{ entries: Buffer | string | null; n: number }> {
+  listingCounters.piecesRead++;
   const result = await db.executeQuery<{ entries: Buffer | string | null; n: number }>(activityListStatement(dialect, filter, reader, options));
   const { entries, n } = result.rows[0];
   return { entries, n: Number(n) };
@@ -233,18 +266,24 @@ async function listPiece(
  * pieces to be joined by commas: bytes from SQLite, text from PostgreSQL; none when there is none.
  * Most answers are one piece. A longer one is read again piece after piece inside one transaction
  * (one snapshot, so no activity is missed or repeated between pieces), so that neither store ever
- * builds the whole answer in one buffer, nor copies it again.
+ * builds the whole answer in one buffer, nor copies it again. `after` starts the listing after
+ * that key (a cursor without a limit: the rest of the listing).
  */
-export async function listActivitiesJson(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<Array<Buffer | string>> {
+export async function listActivitiesJson(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  start: { after?: ListKey } = {},
+): Promise<Array<Buffer | string> | LaterPieces> {
   const dialect = dialectOf(db);
-  // Most Users administer no project: their listing is then their own activities alone, one index range.
-  const administers = reader.all || filter.userId === reader.userId || (await administersAnyProject(db, filter.organizationId, reader.userId));
-  const first = await listPiece(db, dialect, filter, reader, { administers });
+  const administers = await readerAdministers(db, filter, reader);
+  const first = await listPiece(db, dialect, filter, reader, { administers, after: start.after });
   if (first.n < LIST_PIECE) return first.entries === null ? [] : [first.entries];
+  if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(db, filter, reader, { administers, after: start.after });
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
     const pieces: Array<Buffer | string> = [];
-    let after: ListKey | undefined;
+    let after: ListKey | undefined = start.after;
     for (;;) {
       const piece = await listPiece(trx, dialect, filter, reader, { administers, after });
       if (piece.entries === null) return pieces;
@@ -253,6 +292,79 @@ export async function listActivitiesJson(db: Db, filter: ActivityFilter, reader:
       after = lastKeyOf(piece.entries);
     }
   });
+}
+
+/** A long listing whose pieces after the first are read as the answer is taken (see listActivitiesJson). */
+export interface LaterPieces {
+  first: Buffer | string;
+  rest: AsyncIterable<Buffer | string>;
+}
+
+/**
+ * PostgreSQL: a long listing read piece by piece as the client takes the answer, in one REPEATABLE
+ * READ transaction (one snapshot) that stays open until the last piece is read or the answer is
+ * abandoned (the stream closes the generator, which rolls back). A client that does not read thus
+ * holds one connection and about one piece, never the whole answer; the listings at once are bounded
+ * per token and per workspace (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts).
+ */
+async function laterPieces(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  options: { administers: boolean; after?: ListKey },
+): Promise<Array<Buffer | string> | LaterPieces> {
+  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
+  let first: { entries: Buffer | string | null; n: number };
+  try {
+    first = await listPiece(trx, 'postgres', filter, reader, options);
+  } catch (error) {
+    await trx.rollback().execute();
+    throw error;
+  }
+  if (first.entries === null || first.n < LIST_PIECE) {
+    await trx.commit().execute();
+    return first.entries === null ? [] : [first.entries];
+  }
+  const firstEntries = first.entries;
+  async function* rest(): AsyncGenerator<Buffer | string> {
+    let ended = false;
+    try {
+      let after = lastKeyOf(firstEntries);
+      for (;;) {
+        const piece = await listPiece(trx, 'postgres', filter, reader, { ...options, after });
+        if (piece.entries === null) break;
+        yield piece.entries;
+        if (piece.n < LIST_PIECE) break;
+        after = lastKeyOf(piece.entries);
+      }
+      ended = true;
+      await trx.commit().execute();
+    } finally {
+      if (!ended) await trx.rollback().execute();
+    }
+  }
+  return { first: firstEntries, rest: rest() };
+}
+
+/**
+ * One page of GET /activities (`limit` entries at most, after `after`): one statement, one index
+ * range. `last` is the key of its last entry when the page is full (more may follow), else undefined.
+ */
+export async function listActivitiesPage(
+  db: Db,
+  filter: ActivityFilter,
+  reader: ActivityReader,
+  page: { limit: number; after?: ListKey },
+): Promise<{ entries: Array<Buffer | string>; last: ListKey | undefined }> {
+  const administers = await readerAdministers(db, filter, reader);
+  const piece = await listPiece(db, dialectOf(db), filter, reader, { administers, ...page });
+  if (piece.entries === null) return { entries: [], last: undefined };
+  return { entries: [piece.entries], last: piece.n < page.limit ? undefined : lastKeyOf(piece.entries) };
+}
+
+/** Most Users administer no project: their listing is then their own activities alone, one index range. */
+async function readerAdministers(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<boolean> {
+  return reader.all || filter.userId === reader.userId || administersAnyProject(db, filter.organizationId, reader.userId);
 }
 
 const FIND_ACTIVITY = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ?');

@@ -11,7 +11,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/activities',
     {
-      config: { permission: 'activities:read' },
+      config: { permission: 'activities:read', heavyListing: true },
       schema: operation({
         operationId: 'listActivities',
         tag: TAG,
@@ -22,12 +22,24 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`from` after `to` is 422. Without filters, every visible activity. Entries are in `startedAt` order, then id. ' +
           'Each filter is an index range (by user, by project, or the workspace, each ordered by `startedAt`), and `from` ' +
           'bounds that range through the longest activity on record (of the listed user, or of the workspace; at most 31 days, ' +
-          'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history.',
+          'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history. ' +
+          'Pages: `limit` (1 to 2000) answers at most that many entries; a full page carries `Link: <…>; rel="next"` whose ' +
+          'opaque `cursor` continues after it with the same filters. A request with neither gets the whole listing. ' +
+          'At most LISTING_CONCURRENCY_PER_TOKEN (default 2) listings of one token and LISTING_CONCURRENCY_PER_WORKSPACE ' +
+          '(default 4) of one workspace run at once in an instance, each until its answer is written out or its connection ' +
+          'closes; beyond either, 429 `rate-limited` with `Retry-After: 1`.',
         querystring: ActivityQuery,
         response: ActivityMap,
+        errors: {
+          422: 'Also: `from` after `to`, a `from`/`to` without an offset, or a `cursor` that no page of this listing gave (at /query/cursor)',
+        },
       }),
     },
-    async (request, reply) => sendRendered(reply, await listActivities(app.db, request.actor, request.query)),
+    async (request, reply) => {
+      const listed = await listActivities(app.db, request.actor, request.query);
+      if (listed.next !== undefined) reply.header('link', `<${withCursor(request.url, listed.next)}>; rel="next"`);
+      return sendRendered(reply, listed.entries);
+    },
   );
 
   app.post(
@@ -128,3 +140,11 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/** The request's own path and query with the cursor of the next page (the Link of a full page; relative to the request). */
+function withCursor(url: string, cursor: string): string {
+  const at = url.indexOf('?');
+  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  query.set('cursor', cursor);
+  return `${at < 0 ? url : url.slice(0, at)}?${query.toString()}`;
+}

@@ -81,6 +81,23 @@ export const ActivityQuery = Type.Object({
   to: Type.Optional(Type.String({ maxLength: 40, description: 'Keeps activities that start before this instant (exclusive)' })),
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s activities' })),
   projectId: Type.Optional(Type.String({ maxLength: 64, description: 'Only activities of this project' })),
+  limit: Type.Optional(
+    Type.String({
+      maxLength: 4,
+      pattern: '^([1-9][0-9]{0,2}|1[0-9]{3}|2000)$',
+      description:
+        'At most this many entries (1 to 2000): one page. A full page carries `Link: <…>; rel="next"` to the next one ' +
+        '(which may be empty). Without limit and cursor, the whole listing.',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description:
+        'Opaque: continues after the page whose `Link` gave it, with the same filters. Alone (without limit), the rest of the listing. 422 for a text no page gave.',
+    }),
+  ),
 });
 export type ActivityQuery = Static<typeof ActivityQuery>;
 

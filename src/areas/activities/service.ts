@@ -2,7 +2,7 @@ import type { Buffer } from 'node:buffer';
 import type { Db, Trx } from '../../db/database.js';
 import { rerunAfterUniqueRace, withConstraintProblems } from '../../db/errors.js';
 import type { Actor, Role } from '../../domain/actor.js';
-import { notFound } from '../../domain/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { permits, readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -18,6 +18,8 @@ import {
   findUserRole,
   insertActivity,
   listActivitiesJson,
+  listActivitiesPage,
+  type LaterPieces,
   updateActivity as updateActivityRow,
   type ActivityChanges,
   type ActivityFilter,
@@ -36,6 +38,7 @@ import {
   unbookableProject,
 } from './rules.js';
 import type { Activity, ActivityCreate, ActivityQuery, ActivityUpdate } from './schemas.js';
+import { cursorOf, keyOfCursor } from './listing.js';
 
 /** One write of one activity, described before it is made. */
 export type ActivityChange =
@@ -217,14 +220,28 @@ export async function deleteActivity(db: Db, actor: Actor, activityId: string): 
   });
 }
 
+/** GET /activities: the answer's entries (see listActivitiesJson) and, for a full page, the cursor of the next one. */
+export interface ActivityListing {
+  entries: Array<Buffer | string> | LaterPieces;
+  next?: string;
+}
+
 /**
  * GET /activities: the visible activities of the period and filters, as entries the database
- * rendered (see listActivitiesJson). `from` after `to` is 422.
+ * rendered (see listActivitiesJson). `from` after `to` is 422. With `limit`, one page of at most that
+ * many, and the cursor of the next when the page is full; `cursor` continues after the page that gave
+ * it (422 at /query/cursor for a text no page gave). Without either, the whole listing as before
+ * (docs/rules.md §6, "Listing activities").
  */
-export function listActivities(db: Db, actor: Actor, query: ActivityQuery): Promise<Array<Buffer | string>> {
+export async function listActivities(db: Db, actor: Actor, query: ActivityQuery): Promise<ActivityListing> {
   const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
   if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
   if (query.to !== undefined) filter.to = queryInstantOf(query.to, '/query/to');
   assertPeriod(filter);
-  return listActivitiesJson(db, filter, readerScope(actor, 'activities:read'));
+  const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
+  if (query.cursor !== undefined && after === undefined) throw invalid('/query/cursor', 'must be a cursor from a Link header of this listing');
+  const reader = readerScope(actor, 'activities:read');
+  if (query.limit === undefined) return { entries: await listActivitiesJson(db, filter, reader, { after }) };
+  const page = await listActivitiesPage(db, filter, reader, { limit: Number(query.limit), after });
+  return page.last === undefined ? { entries: page.entries } : { entries: page.entries, next: cursorOf(page.last) };
 }

@@ -1,0 +1,177 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
+import { sql } from 'kysely';
+import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, toDbBool } from '../support/src.js';
+import { tracking } from '../support/tracking.js';
+
+/** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
+const MANY = 50_000;
+
+/** MANY activities of the user, written straight into the table (the API would take minutes). */
+async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MANY, projectId: string | null = null): Promise<void> {
+  const start = Date.parse('2020-01-01T00:00:00Z');
+  const name = 'A long enough name to make each entry weigh about four hundred bytes in the answer. '.repeat(3).trim();
+  for (let done = 0; done < count; done += 1000) {
+    const rows = [];
+    for (let i = done; i < Math.min(count, done + 1000); i++) {
+      const at = new Date(start + i * 3_600_000);
+      rows.push({
+        id: randomUUID(),
+        organization_id: ws.organizationId,
+        user_id: user.userId,
+        project_id: i % 2 === 0 ? projectId : null,
+        name,
+        billable: toDbBool(false),
+        started_at: at.toISOString(),
+        ended_at: new Date(at.getTime() + 1_800_000).toISOString(),
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      });
+    }
+    await h.app.db.insertInto('activities').values(rows).execute();
+  }
+}
+
+/**
+ * A client that sends GET /activities and then does not read the answer: resolves once the answer's
+ * head arrived (the listing runs), leaving the rest unread on the connection.
+ */
+function stalled(port: number, ws: TestWorkspace, user: TestUser, query = ''): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET /api/activities${query} HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`),
+    );
+    socket.once('readable', () => {
+      const head = socket.read(12) as Buffer | null;
+      if (head?.toString() !== 'HTTP/1.1 200') return reject(new Error(`not a 200: ${String(head)}`));
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+describeEachStore('A flood of listings (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+  let port: number;
+  const open: net.Socket[] = [];
+  beforeAll(async () => {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (h.app.server.address() as net.AddressInfo).port;
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.destroy();
+  });
+
+  /** GET /activities until it is no longer 429 (a closed connection gives its places back as the server sees the close). */
+  async function listedOnceFreed(ws: TestWorkspace, user: TestUser): Promise<number> {
+    let status = 0;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      status = (await as(h, ws, user).get('/api/activities?limit=1')).status;
+      if (status !== 429) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return status;
+  }
+
+  it('at most LISTING_CONCURRENCY_PER_TOKEN (2) listings of one token and PER_WORKSPACE (4) of one workspace run at once: beyond, 429 with Retry-After', async () => {
+    const ws = await h.workspace();
+    const other = await h.workspace();
+    const heavy = await h.user(ws);
+    const second = await h.user(ws);
+    const third = await h.user(ws);
+    await history(h, ws, heavy);
+    await history(h, ws, second, MANY / 2);
+
+    open.push(await stalled(port, ws, heavy), await stalled(port, ws, heavy));
+    const refused = await as(h, ws, heavy).get('/api/activities?limit=1');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(refused.body.code).toBe('rate-limited');
+    expect(refused.body.detail).toContain('At most 2 such listings of one token');
+    // Other routes of the token, and listings of other tokens, are served.
+    expect((await as(h, ws, heavy).get('/api/organization')).status).toBe(200);
+    expect((await as(h, ws, third).get('/api/activities')).status).toBe(200);
+
+    // Two more of another token of the workspace: the workspace's four places are taken.
+    open.push(await stalled(port, ws, second), await stalled(port, ws, second));
+    const full = await as(h, ws, third).get('/api/activities');
+    expect(full.status).toBe(429);
+    expect(full.headers['retry-after']).toBe('1');
+    expect(full.body.detail).toContain('At most 4 such listings of one workspace');
+    // Another workspace is not held by this one's listings.
+    expect((await as(h, other).get('/api/activities')).status).toBe(200);
+
+    // A closed connection gives its places back.
+    for (const socket of open.splice(0)) socket.destroy();
+    expect(await listedOnceFreed(ws, third)).toBe(200);
+    expect(await listedOnceFreed(ws, heavy)).toBe(200);
+  });
+
+  // SQLite still reads a long answer whole before writing it (its one connection cannot hold a snapshot open for a slow client).
+  it.runIf(h.store === 'postgres')('a client that does not read a long answer does not make the server read all its pieces', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    await history(h, ws, user);
+    const pieces = Math.ceil(MANY / LIST_PIECE);
+    const before = listingCounters.piecesRead;
+    open.push(await stalled(port, ws, user));
+    // Until the server stops reading: the sockets' buffers are full and the answer waits for the client.
+    let read = -1;
+    for (let still = 0; still < 10; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = listingCounters.piecesRead - before;
+      still = now === read ? still + 1 : 0;
+      read = now;
+    }
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(pieces);
+    // Abandoned, the answer gives its transaction back: the whole listing is still served, and counted in full.
+    for (const socket of open.splice(0)) socket.destroy();
+    const whole = await as(h, ws, user).get('/api/activities');
+    expect(whole.status).toBe(200);
+    expect(Object.keys(whole.body)).toHaveLength(MANY);
+  }, 120_000);
+});
+
+describeEachStore('Listing plans at scale (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+  /** The plan the store chooses on its own (statistics gathered, nothing forced), as text. */
+  async function planOf(filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean; after?: { startedAt: string; id: string } }) {
+    const compiled = activityListStatement(h.app.store.dialect, filter, reader, options);
+    const explain = h.store === 'postgres' ? 'explain ' : 'explain query plan ';
+    const result = await h.app.db.executeQuery<Record<string, string>>({ ...compiled, sql: explain + compiled.sql });
+    return result.rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
+  }
+
+  it('every piece of a long listing is an index range for an administrator, a project admin and a member, never a scan of the table', async () => {
+    const ws = await h.workspace();
+    const t = tracking(h, ws);
+    const lead = await h.user(ws);
+    const member = await h.user(ws);
+    const project = await t.project();
+    await t.member(project.id, lead, { role: 'Administrator' });
+    await t.member(project.id, member);
+    await history(h, ws, lead, MANY / 2, project.id);
+    await history(h, ws, member, MANY / 2, project.id);
+    await sql`analyze`.execute(h.app.db);
+
+    const after = { startedAt: '2021-01-01T00:00:00.000Z', id: '' };
+    const whole = { organizationId: ws.organizationId };
+    const week = { ...whole, from: '2021-01-01T00:00:00.000Z', to: '2021-01-08T00:00:00.000Z' };
+    const cases: [string, ActivityReader, ActivityFilter, boolean][] = [
+      ['administrator', { all: true }, whole, true],
+      ['project admin', { all: false, userId: lead.userId }, whole, true],
+      ['member', { all: false, userId: member.userId }, whole, false],
+      ['project admin, a week', { all: false, userId: lead.userId }, week, true],
+    ];
+    for (const [caller, reader, filter, administers] of cases) {
+      for (const options of [{ administers }, { administers, after }]) {
+        const plan = await planOf(filter, reader, options);
+        const label = `${caller}${options.after ? ', a later piece' : ''}:\n${plan}`;
+        expect(plan, label).not.toMatch(/Seq Scan on activities|Parallel|SCAN activities\b/);
+        expect(plan, label).toMatch(/activities_(user_listing|organization_started|project_started)/);
+      }
+    }
+  }, 120_000);
+});
