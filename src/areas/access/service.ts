@@ -33,7 +33,9 @@ export async function createApiKey(db: Db, holder: KeyHolder, name: string): Pro
  */
 export async function mintApiKey(trx: Trx, holder: KeyHolder, name: string): Promise<ApiKeyRecord & { key: string }> {
   const cleaned = cleanName(name, '/body/name');
-  if (!(await lockRowForWrite(trx, 'users', holder.userId))) throw notFound('user');
+  // A user deleted meanwhile has no row to lock: the insert then fails its foreign key, which the
+  // error handler answers like every write of a user deleted meanwhile (docs/rules.md §3).
+  await lockRowForWrite(trx, 'users', holder.userId);
   assertRoomForApiKey(await countApiKeys(trx, holder.userId));
   const key = newToken(API_KEY_PREFIX);
   const record = await insertApiKey(trx, {
