@@ -280,7 +280,7 @@ async function memoryCase(server, fixture) {
 }
 
 /**
- * The flood of issue 17 item 1: one user runs 12 unfiltered GET /activities of their whole history in
+ * The flood: one user runs 12 unfiltered GET /activities of their whole history in
  * parallel, over and over, while another workspace's admin reads GET /organization one request after
  * another. Prints that workspace's p90 during the flood beside its idle p90 (goal: within 5×), and how
  * many listings the per-token and per-workspace bounds answered 429.

@@ -52,7 +52,7 @@ function stalled(port: number, ws: TestWorkspace, user: TestUser, query = ''): P
   });
 }
 
-describeEachStore('A flood of listings (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")', (h) => {
   let port: number;
   const open: net.Socket[] = [];
   beforeAll(async () => {
@@ -135,7 +135,7 @@ describeEachStore('A flood of listings (issue 17 item 1; docs/rules.md §6, "Lis
   }, 120_000);
 });
 
-describeEachStore('Listing plans at scale (issue 17 item 1; docs/rules.md §6, "Listing activities")', (h) => {
+describeEachStore('Listing plans at scale (docs/rules.md §6, "Listing activities")', (h) => {
   /** The plan the store chooses on its own (statistics gathered, nothing forced), as text. */
   async function planOf(filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean; after?: { startedAt: string; id: string } }) {
     const compiled = activityListStatement(h.app.store.dialect, filter, reader, options);

@@ -218,7 +218,7 @@ export class Fuzzer {
           return bad.map((value) => ({ label: `bad-query ${param.name}`, query: { ...query, [param.name]: value } }));
         }),
       });
-      // Long query texts built against the log redaction (issue 17 item 3): raw `?`, `;` and secret
+      // Long query texts built against the log redaction: raw `?`, `;` and secret
       // words without `=`, sent unencoded as the value of a parameter that cannot take them.
       kinds.push({
         weight: 1,

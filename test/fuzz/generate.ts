@@ -431,7 +431,7 @@ export function rawBodyArb(ctx: GenContext, schema: JsonSchema): fc.Arbitrary<Ra
       { label: 'wrong-content-type', payload: 'name=x', contentType: 'application/x-www-form-urlencoded' },
       { label: 'too-large', payload: JSON.stringify({ ...(valid as object), padding: 'x'.repeat(1024 * 1024 + 16) }) },
       { label: 'empty-body', payload: '' },
-      // Deep nesting (issue 17 item 4): the body parser refuses it with 422 before anything walks it.
+      // Deep nesting: the body parser refuses it with 422 before anything walks it.
       { label: 'deep-nesting', payload: `${text.slice(0, -1)}${text.length > 2 ? ',' : ''}"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}` },
     );
   });

@@ -4,7 +4,7 @@ import { operationsOf, type OpenApiDocument, type Operation } from '../fuzz/open
 import { as, describeEachStore, type TestWorkspace } from '../support/harness.js';
 
 /**
- * Issue 17 item 13: the document says what the service does. A value the service refuses for its
+ * The document says what the service does. A value the service refuses for its
  * form (a format, pattern or bound) is one the served schema refuses too; a schema-valid value the
  * service still refuses (a referential or cross-field rule, a code no pattern can list) is 422 at a
  * field the operation's document names, or with a message it quotes.
