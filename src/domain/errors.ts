@@ -15,7 +15,8 @@ export type ProblemCode =
   | 'timesheet-locked'
   | 'rate-limited'
   | 'headers-too-large'
-  | 'internal';
+  | 'internal'
+  | 'busy';
 
 export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'bad-request': 400,
@@ -33,6 +34,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'rate-limited': 429,
   'headers-too-large': 431,
   internal: 500,
+  busy: 503,
 };
 
 export const PROBLEM_TITLE: Record<ProblemCode, string> = {
@@ -51,6 +53,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'rate-limited': 'Too many requests',
   'headers-too-large': 'Request header fields too large',
   internal: 'Internal server error',
+  busy: 'Busy: send the request again',
 };
 
 /** A stable URI per kind of problem (RFC 9457 `type`). */

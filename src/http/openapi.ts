@@ -15,7 +15,8 @@ Decisions this document records where the API reference is silent:
   \`code\` and, for 422, \`errors: [{pointer, message}]\`. 400 unparseable JSON, 401 bad or missing
   token (\`WWW-Authenticate: Bearer\`), 403 role, 404 unknown host, route or record (also records the
   caller may not see), 405 other method, QUERY included (\`Allow\`), 409 state or uniqueness, 413 body over 1 MiB,
-  415 body not JSON, 422 schema or rule, 423 locked timesheet week, 429 rate limit (\`Retry-After\`).
+  415 body not JSON, 422 schema or rule, 423 locked timesheet week, 429 rate limit (\`Retry-After\`),
+  503 busy: concurrent changes collided with this one several times in a row and it changed nothing (\`Retry-After\`).
 - **Ids** in paths are opaque: a malformed id is 404. Collections are objects keyed by id, in creation order.
 - **Timestamps** in carry an offset (422 without); out they are UTC with milliseconds and \`Z\`.
 - **Bodies** are open objects: unknown and server-owned fields are ignored. Types are never coerced.
@@ -165,7 +166,7 @@ export function completeDocument<T>(document: T): T {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const headers: Record<string, unknown> = { 'x-request-id': headerRef('RequestId'), ...RATE_LIMIT_HEADERS };
         if (status === '401') headers['WWW-Authenticate'] = headerRef('WwwAuthenticate');
-        if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
+        if (status === '429' || status === '503') headers['Retry-After'] = headerRef('RetryAfter');
         const noStore = authenticated ? status !== '401' && status !== '429' : NO_STORE_PUBLIC_OPERATIONS.has(op.operationId) && status === '200';
         if (noStore) headers['Cache-Control'] = headerRef('CacheControl');
         if (status === '200' && PAGED_OPERATIONS.has(op.operationId)) headers.Link = headerRef('Link');

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, fieldDetail, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
-import { isForeignKeyViolation } from '../db/errors.js';
+import { isForeignKeyViolation, isLockConflict } from '../db/errors.js';
 import { deletedMeanwhile } from './authenticate.js';
 import { resolveWorkspace } from './tenancy.js';
 
@@ -108,6 +108,11 @@ export function toApiError(error: FastifyError | ApiError | Error, request: Fast
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ApiError('not-found', 'No such record or route: the path is malformed.');
+  }
+  // Every PostgreSQL transaction is rerun after a deadlock (rerunAfterLockConflict); one that collides
+  // that often in a row changed nothing and may simply be sent again (docs/rules.md §3).
+  if (isLockConflict(error)) {
+    return new ApiError('busy', 'The request collided with concurrent changes to the same records several times in a row and changed nothing: send it again.', undefined, { 'retry-after': '1' });
   }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {

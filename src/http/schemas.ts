@@ -63,6 +63,7 @@ const PROBLEM_BY_STATUS: Record<number, ProblemCode> = {
   422: 'validation',
   423: 'timesheet-locked',
   429: 'rate-limited',
+  503: 'busy',
 };
 
 function problemResponse(status: number, description?: string) {
@@ -102,7 +103,7 @@ const NAME_RULE = 'A `name` is trimmed: blank is 422 "must not be blank", and lo
 
 /**
  * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
- * Every operation answers 401, 404 and 429; one with a body also 400, 413, 415 and 422; one with a
+ * Every operation answers 401, 404, 429 and 503; one with a body also 400, 413, 415 and 422; one with a
  * query string also 422 (its values are parsed strictly).
  */
 export function operation<
@@ -114,6 +115,7 @@ export function operation<
   const problems: Record<number, ReturnType<typeof problemResponse>> = {
     404: problemResponse(404, 'Not found: unknown workspace host, route or record'),
     429: problemResponse(429),
+    503: problemResponse(503, 'Busy: the request collided with concurrent changes several times in a row and changed nothing; send it again after `Retry-After`'),
   };
   if (!spec.public) problems[401] = problemResponse(401);
   if (spec.body) {

@@ -90,7 +90,7 @@ describeEachStore('OpenAPI document', (h) => {
     });
   });
 
-  it('declares the response headers the service sends: x-request-id and RateLimit-* on every response, WWW-Authenticate on 401, Retry-After on 429, Cache-Control on authenticated answers, Allow on 405', async () => {
+  it('declares the response headers the service sends: x-request-id and RateLimit-* on every response, WWW-Authenticate on 401, Retry-After on 429 and 503, Cache-Control on authenticated answers, Allow on 405', async () => {
     const doc = await load();
     const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
     for (const name of ['RequestId', 'RetryAfter', 'WwwAuthenticate', 'Allow']) expect(doc.components.headers[name].required, name).toBe(true);
@@ -103,7 +103,7 @@ describeEachStore('OpenAPI document', (h) => {
         expect(response.headers['RateLimit-Remaining'], at).toEqual(ref('RateLimitRemaining'));
         expect(response.headers['RateLimit-Reset'], at).toEqual(ref('RateLimitReset'));
         expect(response.headers['WWW-Authenticate'], at).toEqual(status === '401' ? ref('WwwAuthenticate') : undefined);
-        expect(response.headers['Retry-After'], at).toEqual(status === '429' ? ref('RetryAfter') : undefined);
+        expect(response.headers['Retry-After'], at).toEqual(status === '429' || status === '503' ? ref('RetryAfter') : undefined);
         if (authenticated && status !== '401' && status !== '429') expect(response.headers['Cache-Control'], at).toEqual(ref('CacheControl'));
       }
     }
