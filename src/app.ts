@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { areas } from './areas/index.js';
 import type { Config } from './config.js';
 import { openStore, type Db, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { accessLog } from './http/access-log.js';
 import { authenticate } from './http/authenticate.js';
 import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
@@ -32,7 +34,7 @@ export interface AppOptions {
   /** An open store to use instead of opening config.databaseUrl (the app then closes it all the same). */
   store?: Store;
   /** pino destination for the logs; defaults to stdout. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: DestinationStream;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -50,6 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: { req: requestLogFields },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // accessLog writes one line per request instead of Fastify's two.
+    disableRequestLogging: true,
     // A client's X-Request-Id is kept (logged and echoed back) when it is short and plain, and is
     // not shaped like one of our tokens: a token pasted there would otherwise reach the logs.
     genReqId: (request) => {
@@ -96,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!store.writesPending) return done(null, payload);
     store.durable().then(() => done(null, payload), done);
   });
+  await app.register(accessLog);
   await app.register(problems);
   await app.register(jsonBodies);
   await app.register(openapi);

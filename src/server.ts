@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { bootstrapBanner, bootstrapDemoWorkspace } from './bootstrap.js';
 import { loadConfig } from './config.js';
@@ -20,10 +21,19 @@ function tuneGarbageCollection(databaseUrl: string): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   tuneGarbageCollection(config.databaseUrl);
-  const app = await buildApp({ config });
+  // Log lines are written behind the request, not during it: pino's asynchronous destination, flushed
+  // on shutdown and on a crash (README, "Logs", says what a kill -9 may lose).
+  const logs = pino.destination({ dest: 1, sync: false });
+  process.on('uncaughtException', (error) => {
+    logs.write(`${JSON.stringify({ level: 60, time: Date.now(), msg: 'crashed', err: { message: error.message, stack: error.stack } })}\n`);
+    logs.flushSync();
+    process.exit(1);
+  });
+  const app = await buildApp({ config, logStream: logs });
   const created = await bootstrapDemoWorkspace(app);
   if (created) {
     await app.store.durable(); // the key is shown once: it must be on disk first
+    logs.flushSync();
     process.stdout.write(bootstrapBanner(app, created) + '\n');
   }
 
@@ -33,9 +43,13 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     app.close().then(
-      () => process.exit(0),
+      () => {
+        logs.flushSync();
+        process.exit(0);
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
+        logs.flushSync();
         process.exit(1);
       },
     );
