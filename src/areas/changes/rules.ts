@@ -51,11 +51,12 @@ export const CHANGE_TYPES = {
   'request.resolved': 'request',
   'timesheet.locked': 'timesheet_lock',
   'timesheet.unlocked': 'timesheet_lock',
+  'timesheet.lock_removed': 'timesheet_lock',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
 
-export const isDeletion = (type: ChangeType): boolean => /\.(deleted|removed)$/.test(type);
+export const isDeletion = (type: ChangeType): boolean => /(deleted|removed)$/.test(type);
 
 /** The record schema ($id) of each resource's `data`, as the record's own routes answer it. */
 export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
