@@ -36,7 +36,7 @@ export interface Config {
   redisUrl: string | undefined;
   /**
    * How long change-feed events are kept (env CHANGE_RETENTION_DAYS, default 30, fractions allowed),
-   * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §12).
+   * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §6 Change feed).
    */
   changeRetentionMs: number;
 }

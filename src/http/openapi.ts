@@ -63,7 +63,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 const HEADERS = {
   Link: {
     description:
-      'On a full page of a listing that takes `limit`: `<…>; rel="next"`, the same path and filters with the opaque `cursor` of the next page.',
+      'On a full page of a listing that takes `limit`: `<…>; rel="next"`, the same path and filters with the opaque `cursor` of the next page. ' +
+      'On every answer of the change feed: the same path with `after` set to the answer\'s `cursor`.',
     schema: { type: 'string' },
   },
   RequestId: {
@@ -106,8 +107,8 @@ const HEADERS = {
   },
 } as const;
 
-/** Operations that answer in pages when asked (`limit`, `cursor`): their 200 may carry Link. */
-const PAGED_OPERATIONS = new Set(['listActivities']);
+/** Operations that answer in pages (`limit` with `cursor` or `after`): their 200 may carry Link. */
+const PAGED_OPERATIONS = new Set(['listActivities', 'listChanges']);
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': headerRef('RateLimitLimit'),

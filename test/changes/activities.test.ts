@@ -3,7 +3,7 @@ import { make } from '../support/factories/index.js';
 import { as, describeEachStore } from '../support/harness.js';
 import { changesSince, feedEnd, readFeed } from './feed-support.js';
 
-describeEachStore('Change feed: activities and timers (docs/rules.md §12)', (h) => {
+describeEachStore('Change feed: activities and timers (docs/rules.md §6 Change feed)', (h) => {
   it('creating, changing and deleting an activity each append one event carrying the record as the API answers it', async () => {
     const ws = await h.workspace();
     const start = await feedEnd(h, ws);

@@ -5,7 +5,7 @@ import { changesSince, feedEnd, readFeed } from './feed-support.js';
 
 const RATE = { currency: 'EUR', from: '2026-01-01T00:00:00Z', to: null, taxRate: 0, value: 10 };
 
-describeEachStore('Change feed: one event per change, through each area\'s routes (docs/rules.md §12)', (h) => {
+describeEachStore('Change feed: one event per change, through each area\'s routes (docs/rules.md §6 Change feed)', (h) => {
   it('projects: created (with the creator\'s membership), updated, archived, unarchived, deleted', async () => {
     const ws = await h.workspace();
     const start = await feedEnd(h, ws);

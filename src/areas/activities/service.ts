@@ -61,7 +61,7 @@ export type ActivityChange =
  */
 export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role' | 'userId'>): Promise<void> {
   const { organizationId } = actor;
-  // Each write is one event of the change feed, in this transaction (docs/rules.md §12).
+  // Each write is one event of the change feed, in this transaction (docs/rules.md §6 Change feed).
   const recorded = (type: ChangeType, data: Activity) => recordChange(trx, { organizationId, type, actorId: actor.userId, data });
   await assertWeeksOpen(trx, change, actor);
   switch (change.kind) {
@@ -97,7 +97,7 @@ export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pic
   }
 }
 
-/** An update that closes a running timer stops it; one that reopens an activity starts it (docs/rules.md §12). */
+/** An update that closes a running timer stops it; one that reopens an activity starts it (docs/rules.md §6 Change feed). */
 function updateType(before: Activity, changes: ActivityChanges): ChangeType {
   if (changes.endedAt === undefined || (changes.endedAt === null) === (before.endedAt === null)) return 'activity.updated';
   return changes.endedAt === null ? 'timer.started' : 'timer.stopped';

@@ -2,7 +2,7 @@ import type { Permission } from '../../domain/policy.js';
 
 /**
  * The kinds of record the feed describes, and the permission whose scope decides which of their
- * events a User reads (the same as the record's GET: docs/rules.md §12).
+ * events a User reads (the same as the record's GET: docs/rules.md §6 Change feed).
  */
 export const RESOURCE_PERMISSION = {
   activity: 'activities:read',
@@ -18,7 +18,7 @@ export const RESOURCE_PERMISSION = {
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
 
-/** Every event type (docs/rules.md §12), with the record it describes. */
+/** Every event type (docs/rules.md §6 Change feed), with the record it describes. */
 export const CHANGE_TYPES = {
   'activity.created': 'activity',
   'activity.updated': 'activity',

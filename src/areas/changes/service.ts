@@ -57,7 +57,7 @@ function subjectsOf(resource: ChangeResource, record: Fields): { subjectUserId: 
 
 /**
  * Appends an event to the workspace's change feed, in the caller's transaction: it commits with the
- * change or not at all (docs/rules.md §12). Its position in the feed is taken at commit.
+ * change or not at all (docs/rules.md §6 Change feed). Its position in the feed is taken at commit.
  */
 export async function recordChange(trx: Trx, change: NewChange): Promise<ChangeEvent> {
   const resource = CHANGE_TYPES[change.type];
@@ -74,7 +74,7 @@ export async function recordChange(trx: Trx, change: NewChange): Promise<ChangeE
     data: JSON.stringify(data),
     createdAt: event.createdAt,
   });
-  // Webhooks: enqueueWebhookDeliveries(trx, change.organizationId, event) goes here once the webhooks area exists.
+  // WEBHOOKS (wired when the webhooks area lands): await enqueueWebhookDeliveries(trx, { organizationId: change.organizationId, ...event });
   return event;
 }
 

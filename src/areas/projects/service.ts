@@ -97,7 +97,7 @@ export async function createProject(db: Db, actor: Actor, body: ProjectCreate): 
   );
 }
 
-/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §12). */
+/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §6 Change feed). */
 function projectChangeType(before: Project, changes: ProjectChanges): ChangeType {
   if (changes.archived === undefined || changes.archived === before.archived) return 'project.updated';
   return changes.archived ? 'project.archived' : 'project.unarchived';

@@ -152,7 +152,7 @@ export async function resolveRequest(
       }
     }
     const resolved: RequestRow = { ...request, status, resolved_by: closed.resolvedBy, resolved_at: closed.resolvedAt, payload };
-    // Both outcomes are `request.resolved`; data.status tells which (docs/rules.md §12).
+    // Both outcomes are `request.resolved`; data.status tells which (docs/rules.md §6 Change feed).
     await recordChange(trx, { organizationId: workspace.id, type: 'request.resolved', actorId: actor.userId, data: toRequestDetail(resolved) });
     return toRequestRecord(resolved);
   });

@@ -111,7 +111,7 @@ export async function lockWeek(db: Db, actor: Actor, body: LockCreate): Promise<
       throw unknownUser();
     }
     const lock = await upsertLock(trx, { organizationId, userId: body.userId, week: { year: body.year, week: body.week }, unlockedTo });
-    // A lock whose unlockedTo is still ahead leaves the week open for now (docs/rules.md §12).
+    // A lock whose unlockedTo is still ahead leaves the week open for now (docs/rules.md §6 Change feed).
     const type = lock.unlockedTo != null && lock.unlockedTo > nowIso() ? 'timesheet.unlocked' : 'timesheet.locked';
     await recordChange(trx, { organizationId, type, actorId: actor.userId, data: lock });
     return lock;

@@ -46,7 +46,7 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
         user = (await findUser(trx, workspace.id, userId))!;
       }
       await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
-      // Every invitation is one, a repeated one too (docs/rules.md §12).
+      // Every invitation is one, a repeated one too (docs/rules.md §6 Change feed).
       await recordChange(trx, { organizationId: workspace.id, type: 'user.invited', actorId: inviter.userId, data: user });
       return user;
     });

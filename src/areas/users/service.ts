@@ -61,7 +61,7 @@ export async function changeUser(db: Db, actor: Actor, userId: string, body: Use
   });
 }
 
-/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §12). */
+/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §6 Change feed). */
 function userChangeType(before: User, after: User): ChangeType {
   if (before.archived === after.archived) return 'user.updated';
   return after.archived ? 'user.archived' : 'user.unarchived';

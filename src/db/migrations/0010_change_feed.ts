@@ -3,7 +3,7 @@ import { columnTypes } from '../column-types.js';
 import type { MigrationContext } from './index.js';
 
 /**
- * The change feed (docs/rules.md §12, docs/durability.md "The change feed"): change_events holds one
+ * The change feed (docs/rules.md §6 Change feed, docs/durability.md "The change feed"): change_events holds one
  * row per committed change, numbered per workspace in commit order by `position`; change_feeds holds
  * per workspace how far pruning went (`pruned_through`) and, on PostgreSQL, the last position given.
  *
