@@ -1,6 +1,7 @@
 import { accessArea } from './access/index.js';
 import { activitiesArea } from './activities/index.js';
 import type { Area } from './area.js';
+import { changesArea } from './changes/index.js';
 import { billingArea } from './billing/index.js';
 import { geofencesArea } from './geofences/index.js';
 import { mailArea } from './mail/index.js';
@@ -13,4 +14,4 @@ import { usersArea } from './users/index.js';
 import { workspaceArea } from './workspace/index.js';
 
 /** Every resource area of the API, in the order their routes are registered. */
-export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea];
+export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea];

@@ -67,6 +67,8 @@ const POLICY = {
   'billing:manage': admins,
   'geofences:read': everyone,
   'geofences:write': admins,
+  /** Reading the change feed: a User sees only the events of records they may read (docs/rules.md §6 Change feed). */
+  'changes:read': everyone,
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
 
 export type Permission = keyof typeof POLICY;
