@@ -11,6 +11,7 @@ import type {
   ProjectsTable,
   RevenueRatesTable,
 } from './tables/tracking.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
 import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
 
 /** The Kysely view of every table; each area's tables are typed in tables/. */
@@ -38,4 +39,7 @@ export interface Database {
   requests: RequestsTable;
   timesheet_locks: TimesheetLocksTable;
   one_time_tokens: OneTimeTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -67,6 +67,8 @@ const POLICY = {
   'billing:manage': admins,
   'geofences:read': everyone,
   'geofences:write': admins,
+  /** Webhooks: their URLs, secrets and deliveries (every event of the workspace leaves through them). */
+  'webhooks:manage': admins,
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
 
 export type Permission = keyof typeof POLICY;
