@@ -43,4 +43,5 @@ export { deliverWebhooks, enqueueWebhookDeliveries, RETRY_WINDOW_MS, SECRET_GRAC
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';
+export { unseal } from '../../src/lib/sealed.js';
 export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
