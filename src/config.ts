@@ -39,6 +39,30 @@ export interface Config {
    * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §6 Change feed).
    */
   changeRetentionMs: number;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** How often each instance's worker looks for due deliveries (env WEBHOOK_WORKER_INTERVAL_MS, default 1 s). */
+  workerIntervalMs: number;
+  /**
+   * How long a worker holds a delivery it took (env WEBHOOK_LEASE_MS, default 60 s, more than the timeout):
+   * a killed instance's delivery is taken again by another once this has passed.
+   */
+  leaseMs: number;
+  /** One attempt's time limit, connection to the end of the answer (env WEBHOOK_TIMEOUT_MS, default 5 s). */
+  timeoutMs: number;
+  /** Deliveries one instance makes at once, each to a different webhook (env WEBHOOK_CONCURRENCY, default 8). */
+  concurrency: number;
+  /** http:// and loopback addresses allowed (env WEBHOOK_ALLOW_PRIVATE=true): for tests and local receivers only. */
+  allowPrivate: boolean;
+  /**
+   * The key webhook secrets are sealed with at rest (env WEBHOOK_SECRET_KEY, any text of 32 or more
+   * characters). Unset: a built-in key, which hides the secrets from a casual look at a dump but not
+   * from someone who also has the source; README and docs/webhooks.md say to set it.
+   */
+  secretKey: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -67,6 +91,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: env.REDIS_URL || undefined,
     changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
+    webhooks: webhookConfig(env),
+  };
+}
+
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  const timeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS ?? '5000');
+  const leaseMs = parseCount('WEBHOOK_LEASE_MS', env.WEBHOOK_LEASE_MS ?? '60000');
+  if (leaseMs <= timeoutMs) throw new Error(`WEBHOOK_LEASE_MS (${leaseMs}) must be more than WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
+  const secretKey = env.WEBHOOK_SECRET_KEY || undefined;
+  if (secretKey !== undefined && secretKey.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be at least 32 characters long');
+  return {
+    workerIntervalMs: parseCount('WEBHOOK_WORKER_INTERVAL_MS', env.WEBHOOK_WORKER_INTERVAL_MS ?? '1000'),
+    leaseMs,
+    timeoutMs,
+    concurrency: parseCount('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY ?? '8'),
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    secretKey,
   };
 }
 

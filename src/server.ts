@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import pino from 'pino';
 import { buildApp } from './app.js';
+import { startWebhookWorker } from './areas/webhooks/index.js';
 import { bootstrapBanner, bootstrapDemoWorkspace } from './bootstrap.js';
 import { loadConfig } from './config.js';
 
@@ -37,12 +38,15 @@ async function main(): Promise<void> {
     process.stdout.write(bootstrapBanner(app, created) + '\n');
   }
 
+  // Webhooks are delivered by the server only: apps built by tests and the CLI make no outgoing calls.
+  const webhookWorker = startWebhookWorker(app);
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    app.close().then(
+    Promise.all([webhookWorker.stop(), app.close()]).then(
       () => {
         logs.flushSync();
         process.exit(0);

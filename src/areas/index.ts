@@ -11,7 +11,8 @@ import { reportsArea } from './reports/index.js';
 import { requestsArea } from './requests/index.js';
 import { timesheetsArea } from './timesheets/index.js';
 import { usersArea } from './users/index.js';
+import { webhooksArea } from './webhooks/index.js';
 import { workspaceArea } from './workspace/index.js';
 
 /** Every resource area of the API, in the order their routes are registered. */
-export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea];
+export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, webhooksArea, mailArea, changesArea];

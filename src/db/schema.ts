@@ -12,6 +12,7 @@ import type {
   ProjectsTable,
   RevenueRatesTable,
 } from './tables/tracking.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
 import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
 
 /** The Kysely view of every table; each area's tables are typed in tables/. */
@@ -41,4 +42,7 @@ export interface Database {
   one_time_tokens: OneTimeTokensTable;
   change_feeds: ChangeFeedsTable;
   change_events: ChangeEventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

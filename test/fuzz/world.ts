@@ -92,6 +92,9 @@ export class World {
     const lock = await send('admin', 'POST', '/timesheets/lock', {}, { userId: target.id, year: 2020, week: 10 });
     const geofence = await send('admin', 'POST', '/geofences', {}, { latitude: 52.52, longitude: 13.405, radius: 200, name: 'Office', projectId: project.id });
     const apiKey = await send('admin', 'POST', '/api-keys', {}, { name: 'seed' });
+    // Never called: only the server runs the webhook delivery worker, so the fuzzer makes no outgoing requests.
+    const webhook = await send('admin', 'POST', '/webhooks', {}, { url: 'https://hooks.example.com/seed', events: ['*'] });
+    const [webhookDelivery] = await send('admin', 'GET', '/webhooks/{webhookId}/deliveries', { webhookId: webhook.id });
     await make.subscription(client, main, { id: `sub_${main.domain}`, status: 'active', plan: 'team', nextBillDate: '2026-08-01', quantity: 3 });
     await make.billingTransaction(client, main, { id: `txn_${main.domain}`, amount: 12.5, currency: 'EUR', status: 'paid', paidAt: '2026-07-01T00:00:00.000Z' });
 
@@ -113,6 +116,8 @@ export class World {
         reportU: reportU.id,
         lock: lock.id,
         geofence: geofence.id,
+        webhook: webhook.id,
+        webhookDelivery: webhookDelivery.id,
         apiKey: apiKey.id,
         subscription: `sub_${main.domain}`,
       },
@@ -194,6 +199,11 @@ export class World {
       '/users/{userId}/rates/cost/{costId}': [{ userId: main.userId, costId: ids.cost }],
       '/subscriptions/{subscriptionId}': [{ subscriptionId: ids.subscription }],
       '/geofences/{geofenceId}': [{ geofenceId: ids.geofence }],
+      '/webhooks/{webhookId}': [{ webhookId: ids.webhook }],
+      '/webhooks/{webhookId}/rotate-secret': [{ webhookId: ids.webhook }],
+      '/webhooks/{webhookId}/ping': [{ webhookId: ids.webhook }],
+      '/webhooks/{webhookId}/deliveries': [{ webhookId: ids.webhook }],
+      '/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': [{ webhookId: ids.webhook, deliveryId: ids.webhookDelivery }],
       '/users/{userId}': [{ userId: main.adminId }, { userId: main.userId }, { userId: this.targetUserId }],
       '/users/{userId}/preferences': [{ userId: self }, { userId: self }, { userId: self }, { userId: other }],
       '/reports/{reportId}': [{ reportId: ids.reportAdmin }, { reportId: ids.reportU }],
@@ -266,6 +276,10 @@ export class World {
     return { geofenceId: (await this.send('admin', 'POST', '/geofences', {}, { latitude: 1, longitude: 2, radius: 50 })).id };
   }
 
+  async freshWebhook(): Promise<Params> {
+    return { webhookId: (await this.send('admin', 'POST', '/webhooks', {}, { url: 'https://hooks.example.com/fresh', events: ['*'] })).id };
+  }
+
   async freshUserParams(caller: CallerRole): Promise<Params> {
     return { userId: caller === 'user' ? this.main.userId : await this.freshUser() };
   }
@@ -319,6 +333,7 @@ const FRESH: Record<string, (w: World, caller: CallerRole) => Promise<Params>> =
   '/activities/{activityId}': (w, caller) => w.freshActivity(caller),
   '/users/{userId}/rates/cost/{costId}': (w) => w.freshCostRate(),
   '/geofences/{geofenceId}': (w) => w.freshGeofence(),
+  '/webhooks/{webhookId}': (w) => w.freshWebhook(),
   '/users/{userId}': (w, caller) => w.freshUserParams(caller),
   '/reports/{reportId}': (w, caller) => w.freshReport(caller),
   '/requests/{requestId}': (w) => w.freshRequest('impersonation'),

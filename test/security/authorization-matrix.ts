@@ -118,6 +118,16 @@ const TABLE: Row[] = [
   ['DELETE /geofences/{geofenceId}',                                             401, 403, 403, 403, 200, 404, 401],
   // Change feed (§6 Change feed: everyone reads; a User only the events of records they may read)
   ['GET /changes',                                                               401, 200, 200, 200, 200, 200, 401],
+  // Webhooks (§5: administrators only; every event of the workspace leaves through them)
+  ['GET /webhooks',                                                              401, 403, 403, 403, 200, 200, 401],
+  ['POST /webhooks',                                                             401, 403, 403, 403, 200, 200, 401],
+  ['GET /webhooks/{webhookId}',                                                  401, 403, 403, 403, 200, 404, 401],
+  ['PUT /webhooks/{webhookId}',                                                  401, 403, 403, 403, 200, 404, 401],
+  ['DELETE /webhooks/{webhookId}',                                               401, 403, 403, 403, 200, 404, 401],
+  ['POST /webhooks/{webhookId}/rotate-secret',                                   401, 403, 403, 403, 200, 404, 401],
+  ['POST /webhooks/{webhookId}/ping',                                            401, 403, 403, 403, 200, 404, 401],
+  ['GET /webhooks/{webhookId}/deliveries',                                       401, 403, 403, 403, 200, 404, 401],
+  ['POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',               401, 403, 403, 403, 200, 404, 401],
 ];
 
 export interface MatrixRow {

@@ -174,6 +174,21 @@ export const OPERATIONS: Record<string, Build> = {
     params: { geofenceId: (await ok(as(h, w.ws, w.admin).post('/api/geofences', { latitude: 1, longitude: 2, radius: 3 }))).id },
   }),
 
+  /* Webhooks (never delivered here: only the server runs the delivery worker) */
+  'GET /webhooks': async () => ({}),
+  'POST /webhooks': async () => ({ body: { url: `https://hooks.example.com/${next()}`, events: ['activity.created'], description: 'Payroll' } }),
+  'GET /webhooks/{webhookId}': async (_h, w) => ({ params: { webhookId: w.webhookId } }),
+  'PUT /webhooks/{webhookId}': async (_h, w) => ({ params: { webhookId: w.webhookId }, body: { description: `Sync ${next()}` } }),
+  'DELETE /webhooks/{webhookId}': async (h, w) => ({
+    params: { webhookId: (await ok(as(h, w.ws, w.admin).post('/api/webhooks', { url: 'https://hooks.example.com/gone', events: ['*'] }))).id },
+  }),
+  'POST /webhooks/{webhookId}/rotate-secret': async (_h, w) => ({ params: { webhookId: w.webhookId } }),
+  'POST /webhooks/{webhookId}/ping': async (_h, w) => ({ params: { webhookId: w.webhookId } }),
+  'GET /webhooks/{webhookId}/deliveries': async (_h, w) => ({ params: { webhookId: w.webhookId } }),
+  'POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': async (_h, w) => ({
+    params: { webhookId: w.webhookId, deliveryId: w.webhookDeliveryId },
+  }),
+
   /* Users and preferences */
   'GET /users': async () => ({}),
   'POST /users': async () => ({ body: { email: `invitee-${process.pid}-${next()}@example.com`, name: 'Invitee', title: 'Tester' } }),

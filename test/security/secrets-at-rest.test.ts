@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { dumpAll, type Dump } from './world.js';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { deliverPending, EXPIRED_BODY, hashToken, listMessages } from '../support/src.js';
+import { deliverPending, EXPIRED_BODY, hashToken, listMessages, unseal } from '../support/src.js';
 
 /**
  * Secrets at rest: every API key, session token and one-time sign-in token the
@@ -15,6 +15,11 @@ import { deliverPending, EXPIRED_BODY, hashToken, listMessages } from '../suppor
  * `timetrack outbox list`), but only while the token can be used: redeemed or expired, the message's
  * body is replaced. The tests below prove it is dead and gone once redeemed or expired, and that no
  * other table holds it.
+ *
+ * Webhook signing secrets cannot be kept as digests: the service signs every delivery with them. They
+ * are stored sealed (AES-256-GCM, lib/sealed.ts) under WEBHOOK_SECRET_KEY. Honestly: a dump alone
+ * never shows a secret, but without WEBHOOK_SECRET_KEY the key is built into the source, so someone
+ * with the dump and the source can unseal it; with the key set, they need the key too (docs/webhooks.md).
  */
 
 interface Secret {
@@ -101,6 +106,22 @@ describeEachStore(
       expect(logged).toContain(`"url":"/api/users/ttk_[redacted]"`);
       expect(logged).toContain('"url":"/api/auth?access_token=[redacted]"');
       console.log(`[${h.store}] secrets at rest: ${secrets.length} secrets issued, ${Object.keys(dump).length} tables and ${h.logs.length} log lines searched, 0 found`);
+    });
+
+    it('a webhook signing secret, created or rotated, is in no table nor in the logs: only sealed, and unsealed only with its key', async () => {
+      const ws = await h.workspace();
+      const created = await ok(as(h, ws).post('/api/webhooks', { url: 'https://hooks.example.com/secrets', events: ['*'] }));
+      const rotated = await ok(as(h, ws).post(`/api/webhooks/${created.id}/rotate-secret`));
+      const dump = await dumpAll(h);
+      for (const secret of [created.secret, rotated.secret]) {
+        expect(hitsIn(dump, secret)).toEqual([]);
+        expect(h.logs.filter((line) => line.includes(secret.slice(6)))).toEqual([]);
+      }
+      const [row] = dump.webhooks.filter((hook) => hook.id === created.id);
+      expect(row.secret_sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(unseal(String(row.secret_sealed), h.config.webhooks.secretKey)).toBe(rotated.secret);
+      expect(unseal(String(row.previous_secret_sealed), h.config.webhooks.secretKey)).toBe(created.secret);
+      expect(() => unseal(String(row.secret_sealed), 'another key of at least thirty-two characters')).toThrow();
     });
 
     it('the outbox\'s sign-in link is the only copy of its token, and the token dies with its first use', async () => {

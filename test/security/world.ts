@@ -37,6 +37,9 @@ export interface World {
   /** The user's timesheet lock of 2020-W10. */
   lockId: string;
   geofenceId: string;
+  /** A webhook (to https://hooks.example.com: never called, tests run no delivery worker) and its first ping's delivery. */
+  webhookId: string;
+  webhookDeliveryId: string;
   /** A stored subscription (its id is the provider's: unique to this world). */
   subscriptionId: string;
   /** A second API key of the user, made with POST /api-keys. */
@@ -155,6 +158,8 @@ export async function seedWorld(h: Harness): Promise<World> {
   const geofence = await ok(
     asAdmin.post('/api/geofences', { latitude: 52.5, longitude: 13.4, radius: 150, name: 'Office', projectId: project.id }),
   );
+  const webhook = await ok(asAdmin.post('/api/webhooks', { url: `https://hooks.example.com/${ws.domain}`, events: ['*'] }));
+  const [webhookDelivery] = await ok(asAdmin.get(`/api/webhooks/${webhook.id}/deliveries`));
   const subscriptionId = `sub_${ws.domain}`;
   await make.subscription(h, ws, { id: subscriptionId, status: 'active', plan: 'free', quantity: 3 });
   await make.billingTransaction(h, ws, { id: `txn_${ws.domain}`, amount: 0, currency: 'EUR', status: 'paid' });
@@ -177,6 +182,8 @@ export async function seedWorld(h: Harness): Promise<World> {
     requests,
     lockId: lock.id,
     geofenceId: geofence.id,
+    webhookId: webhook.id,
+    webhookDeliveryId: webhookDelivery.id,
     subscriptionId,
     apiKeyId: apiKey.id,
     invitedUserId: invited.id,
@@ -202,6 +209,8 @@ export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
     ...Object.values(world.requests ?? {}),
     world.lockId,
     world.geofenceId,
+    world.webhookId,
+    world.webhookDeliveryId,
     world.subscriptionId,
     world.apiKeyId,
     world.invitedUserId,

@@ -40,7 +40,9 @@ export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
+export { deliverWebhooks, enqueueWebhookDeliveries, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver, type WebhookEvent } from '../../src/areas/webhooks/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';
+export { unseal } from '../../src/lib/sealed.js';
 export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';

@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { enqueueMessage } from '../mail/index.js';
+import { administratorsOf, claimDueDeliveries, disableWebhook, finishAttempt, insertAttempt, type ClaimedDelivery } from './repository.js';
+import { nextAttemptAfterFailure } from './rules.js';
+import { sendOnce, systemResolver, type Resolver } from './sender.js';
+import { signingSecrets } from './service.js';
+import { signatureHeader } from './signature.js';
+
+export interface WebhookPassOptions {
+  /** The instant to act at (tests move it past a backoff or the retry window). Defaults to now. */
+  now?: Date;
+  /** Host name resolution (tests play DNS rebinding). Defaults to the system's. */
+  resolver?: Resolver;
+}
+
+export interface WebhookPassResult {
+  succeeded: number;
+  failed: number;
+  /** Deliveries that gave up this pass (their webhooks disabled). */
+  gaveUp: number;
+}
+
+/**
+ * One pass: claims the due deliveries (the first unfinished one of each enabled webhook, so one
+ * webhook's deliveries go in order), makes one attempt of each at once, and records the outcomes.
+ * The worker runs it every WEBHOOK_WORKER_INTERVAL_MS; tests call it to deliver now.
+ */
+export async function deliverWebhooks(app: FastifyInstance, options: WebhookPassOptions = {}): Promise<WebhookPassResult> {
+  const settings = app.config.webhooks;
+  const now = options.now ?? new Date();
+  const claim = randomUUID();
+  const until = new Date(now.getTime() + settings.leaseMs).toISOString();
+  const claimed = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim);
+  const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
+  await Promise.all(claimed.map((delivery) => attempt(app, delivery, now, options.resolver ?? systemResolver, result)));
+  return result;
+}
+
+async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
+  const settings = app.config.webhooks;
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const secrets = signingSecrets(
+    { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
+    settings.secretKey,
+    now,
+  );
+  const outcome = await sendOnce({
+    url: delivery.url,
+    body: delivery.body,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'timetrack-webhooks/1',
+      'timetrack-event-id': delivery.eventId,
+      'timetrack-event-type': delivery.eventType,
+      'timetrack-delivery-id': delivery.id,
+      'timetrack-signature': signatureHeader(secrets, timestamp, delivery.body),
+    },
+    timeoutMs: settings.timeoutMs,
+    allowPrivate: settings.allowPrivate,
+    resolver,
+  });
+  const at = now.toISOString();
+  const firstAttemptAt = delivery.firstAttemptAt ?? at;
+  await insertAttempt(app.db, delivery.id, { at, ...outcome });
+  if (outcome.error === null) {
+    await finishAttempt(app.db, delivery.id, delivery.claim, { status: 'succeeded', firstAttemptAt, nextAttemptAt: null, finishedAt: at });
+    result.succeeded++;
+    return;
+  }
+  const next = nextAttemptAfterFailure(new Date(firstAttemptAt), now, delivery.attempts + 1);
+  if (next !== null) {
+    await finishAttempt(app.db, delivery.id, delivery.claim, { status: 'pending', firstAttemptAt, nextAttemptAt: next.toISOString(), finishedAt: null });
+    app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error: outcome.error, nextAttemptAt: next.toISOString() }, 'webhook delivery failed; will retry');
+    result.failed++;
+    return;
+  }
+  await giveUp(app, delivery, outcome.error, firstAttemptAt, at);
+  result.failed++;
+  result.gaveUp++;
+}
+
+/** The retry window is over: the delivery fails, the webhook is disabled and the workspace's administrators are mailed, in one transaction. */
+async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: string, firstAttemptAt: string, at: string): Promise<void> {
+  const reason = `A delivery failed for 24 hours (last error: ${error}); enable the webhook again once its receiver answers.`;
+  await app.db.transaction().execute(async (trx) => {
+    if (!(await finishAttempt(trx, delivery.id, delivery.claim, { status: 'failed', firstAttemptAt, nextAttemptAt: null, finishedAt: at }))) return;
+    if (!(await disableWebhook(trx, delivery.webhookId, reason, at))) return;
+    for (const admin of await administratorsOf(trx, delivery.organizationId)) {
+      await enqueueMessage(trx, {
+        organizationId: delivery.organizationId,
+        to: admin.email,
+        kind: 'webhookDisabled',
+        subject: 'A webhook of your timetrack workspace was disabled',
+        body:
+          `Hello${admin.name ? ` ${admin.name}` : ''},\n\n` +
+          `timetrack could not deliver an event to the webhook ${delivery.url} for 24 hours and has disabled it.\n` +
+          `Last error: ${error}\n\n` +
+          `Once the receiver answers again, enable the webhook (PUT /api/webhooks/${delivery.webhookId} with {"enabled": true}); ` +
+          `its undelivered events are then delivered, and failed ones can be sent again with the redeliver route.\n`,
+      });
+    }
+  });
+  app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error }, 'webhook delivery gave up; webhook disabled');
+}
+
+/**
+ * Runs deliverWebhooks every WEBHOOK_WORKER_INTERVAL_MS (and again at once while a pass found
+ * work) until stopped; stopping waits for a pass in progress.
+ */
+export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = deliverWebhooks(app)
+      .then((result) => {
+        if (result.succeeded + result.failed > 0) setImmediate(tick);
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery pass failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, app.config.webhooks.workerIntervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,354 @@
+import type { Selectable, Updateable } from 'kysely';
+import { dialectOf, type Db, type Trx } from '../../db/database.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/webhooks.js';
+import { fromDbBool, toDbBool } from '../../db/values.js';
+import { newId } from '../../lib/ids.js';
+import type { Webhook, WebhookDelivery } from './schemas.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+export interface WebhookValues {
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+}
+
+export async function listWebhooks(db: Db, organizationId: string): Promise<Webhook[]> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toWebhook);
+}
+
+export async function findWebhookRow(db: Db, organizationId: string, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+}
+
+export async function insertWebhook(trx: Trx, organizationId: string, values: WebhookValues, secretSealed: string, now: string): Promise<WebhookRow> {
+  const enabled = toDbBool(values.enabled);
+  const row = {
+    id: newId(),
+    organization_id: organizationId,
+    url: values.url,
+    events: JSON.stringify(values.events),
+    enabled,
+    description: values.description,
+    secret_sealed: secretSealed,
+    previous_secret_sealed: null,
+    previous_secret_expires_at: null,
+    disabled_reason: null,
+    next_seq: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('webhooks').values(row).execute();
+  return row satisfies WebhookRow;
+}
+
+export interface WebhookChanges extends Partial<WebhookValues> {
+  disabledReason?: string | null;
+  secretSealed?: string;
+  previousSecretSealed?: string | null;
+  previousSecretExpiresAt?: string | null;
+}
+
+/** Applies the changes; false when the workspace has no such webhook. */
+export async function updateWebhook(db: Db, organizationId: string, id: string, changes: WebhookChanges, now: string): Promise<boolean> {
+  const set: Updateable<WebhooksTable> = { updated_at: now };
+  if (changes.url !== undefined) set.url = changes.url;
+  if (changes.events !== undefined) set.events = JSON.stringify(changes.events);
+  if (changes.enabled !== undefined) set.enabled = toDbBool(changes.enabled);
+  if (changes.description !== undefined) set.description = changes.description;
+  if (changes.disabledReason !== undefined) set.disabled_reason = changes.disabledReason;
+  if (changes.secretSealed !== undefined) set.secret_sealed = changes.secretSealed;
+  if (changes.previousSecretSealed !== undefined) set.previous_secret_sealed = changes.previousSecretSealed;
+  if (changes.previousSecretExpiresAt !== undefined) set.previous_secret_expires_at = changes.previousSecretExpiresAt;
+  const result = await db.updateTable('webhooks').set(set).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteWebhook(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhooks').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export function toWebhook(row: WebhookRow): Webhook {
+  const webhook: Webhook = {
+    id: row.id,
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    enabled: fromDbBool(row.enabled),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.description !== null) webhook.description = row.description;
+  if (row.disabled_reason !== null) webhook.disabledReason = row.disabled_reason;
+  if (row.previous_secret_expires_at !== null) webhook.previousSecretExpiresAt = row.previous_secret_expires_at;
+  return webhook;
+}
+
+/* The delivery outbox */
+
+/** The enabled webhooks of a workspace with the event types they take (few per workspace: filtered by the caller). */
+export async function enabledWebhooks(trx: Trx, organizationId: string): Promise<Array<{ id: string; events: string }>> {
+  return trx
+    .selectFrom('webhooks')
+    .select(['id', 'events'])
+    .where('organization_id', '=', organizationId)
+    .where('enabled', '=', toDbBool(true))
+    .orderBy('id')
+    .execute();
+}
+
+export async function workspaceOf(db: Db, organizationId: string): Promise<{ id: string; domain: string }> {
+  return db.selectFrom('organizations').select(['id', 'domain']).where('id', '=', organizationId).executeTakeFirstOrThrow();
+}
+
+/**
+ * The webhook's next delivery number. The update holds the webhook's row until the transaction
+ * ends, so two transactions take numbers in the order they commit: a delivery never overtakes one
+ * committed before it.
+ */
+async function takeSeq(trx: Trx, webhookId: string): Promise<number> {
+  const row = await trx
+    .updateTable('webhooks')
+    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
+    .where('id', '=', webhookId)
+    .returning('next_seq')
+    .executeTakeFirstOrThrow();
+  return Number(row.next_seq);
+}
+
+export interface NewDelivery {
+  organizationId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  now: string;
+}
+
+export async function insertDelivery(trx: Trx, delivery: NewDelivery): Promise<string> {
+  const id = newId();
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      organization_id: delivery.organizationId,
+      webhook_id: delivery.webhookId,
+      seq: await takeSeq(trx, delivery.webhookId),
+      event_id: delivery.eventId,
+      event_type: delivery.eventType,
+      body: delivery.body,
+      status: 'pending',
+      attempts: 0,
+      first_attempt_at: null,
+      next_attempt_at: delivery.now,
+      locked_until: null,
+      claim: null,
+      finished_at: null,
+      created_at: delivery.now,
+    })
+    .execute();
+  return id;
+}
+
+export async function findDeliveryRow(db: Db, webhookId: string, id: string) {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('webhook_id', '=', webhookId).executeTakeFirst();
+}
+
+/** The webhook's latest deliveries, newest first, each with its attempts. */
+export async function listDeliveries(db: Db, webhookId: string, limit: number, onlyId?: string): Promise<WebhookDelivery[]> {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
+  if (onlyId !== undefined) query = query.where('id', '=', onlyId);
+  const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    createdAt: row.created_at,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    finishedAt: row.finished_at,
+    attempts: attempts
+      .filter((attempt) => attempt.delivery_id === row.id)
+      .map((attempt) => ({ at: attempt.attempted_at, statusCode: attempt.status_code, durationMs: attempt.duration_ms, error: attempt.error })),
+  }));
+}
+
+/* Claiming and finishing deliveries (the workers) */
+
+export interface ClaimedDelivery {
+  id: string;
+  organizationId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+  attempts: number;
+  firstAttemptAt: string | null;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: string | null;
+  claim: string;
+}
+
+/**
+ * Takes up to `limit` due deliveries, each the first unfinished one of an enabled webhook, and holds
+ * them until `until` under the claim `claim`. On PostgreSQL the candidates are read FOR UPDATE SKIP
+ * LOCKED, so instances claiming at once pass each other by; the conditional update (free or lease
+ * expired) is what makes a claim exclusive on either store.
+ */
+export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string): Promise<ClaimedDelivery[]> {
+  const postgres = dialectOf(db) === 'postgres';
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select([
+        'd.id',
+        'd.organization_id',
+        'd.webhook_id',
+        'd.event_id',
+        'd.event_type',
+        'd.body',
+        'd.attempts',
+        'd.first_attempt_at',
+        'w.url',
+        'w.secret_sealed',
+        'w.previous_secret_sealed',
+        'w.previous_secret_expires_at',
+      ])
+      .where('d.status', '=', 'pending')
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
+      .where('w.enabled', '=', toDbBool(true))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as e')
+              .select('e.id')
+              .whereRef('e.webhook_id', '=', 'd.webhook_id')
+              .where('e.status', '=', 'pending')
+              .whereRef('e.seq', '<', 'd.seq'),
+          ),
+        ),
+      )
+      .orderBy('d.next_attempt_at')
+      .limit(limit);
+    if (postgres) query = query.forUpdate('d').skipLocked();
+    const claimed: ClaimedDelivery[] = [];
+    for (const row of await query.execute()) {
+      const result = await trx
+        .updateTable('webhook_deliveries')
+        .set({ locked_until: until, claim })
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) continue;
+      claimed.push({
+        id: row.id,
+        organizationId: row.organization_id,
+        webhookId: row.webhook_id,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        body: row.body,
+        attempts: row.attempts,
+        firstAttemptAt: row.first_attempt_at,
+        url: row.url,
+        secretSealed: row.secret_sealed,
+        previousSecretSealed: row.previous_secret_sealed,
+        previousSecretExpiresAt: row.previous_secret_expires_at,
+        claim,
+      });
+    }
+    return claimed;
+  });
+}
+
+export async function insertAttempt(
+  db: Db,
+  deliveryId: string,
+  attempt: { at: string; statusCode: number | null; durationMs: number; error: string | null },
+): Promise<void> {
+  await db
+    .insertInto('webhook_attempts')
+    .values({
+      id: newId(),
+      delivery_id: deliveryId,
+      attempted_at: attempt.at,
+      status_code: attempt.statusCode,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+    })
+    .execute();
+}
+
+export interface Outcome {
+  status: WebhookDeliveriesTable['status'];
+  firstAttemptAt: string;
+  nextAttemptAt: string | null;
+  finishedAt: string | null;
+}
+
+/** Records the outcome of an attempt made under `claim`; false when the claim was lost (its lease expired and another took it). */
+export async function finishAttempt(db: Db, id: string, claim: string, outcome: Outcome): Promise<boolean> {
+  const set: Updateable<WebhookDeliveriesTable> = {
+    status: outcome.status,
+    first_attempt_at: outcome.firstAttemptAt,
+    finished_at: outcome.finishedAt,
+    locked_until: null,
+    claim: null,
+  };
+  if (outcome.nextAttemptAt !== null) set.next_attempt_at = outcome.nextAttemptAt;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('claim', '=', claim)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Disables a webhook the service gave up on; false when it was already disabled (then nobody is mailed twice). */
+export async function disableWebhook(trx: Trx, webhookId: string, reason: string, now: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhooks')
+    .set({ enabled: toDbBool(false), disabled_reason: reason, updated_at: now })
+    .where('id', '=', webhookId)
+    .where('enabled', '=', toDbBool(true))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The unarchived administrators of a workspace, with their email addresses (a join on the users area's tables). */
+export async function administratorsOf(db: Db, organizationId: string): Promise<Array<{ email: string; name: string | null }>> {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['accounts.email', 'users.name'])
+    .where('users.organization_id', '=', organizationId)
+    .where('users.role', '=', 'Administrator')
+    .where('users.archived', '=', toDbBool(false))
+    .orderBy('users.created_at')
+    .execute();
+}

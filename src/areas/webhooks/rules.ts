@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { invalid } from '../../domain/errors.js';
+import { classifyAddress, type AddressClass } from '../../lib/addresses.js';
+
+/** Retries of one delivery stop this long after its first attempt (docs/webhooks.md "Retries"). */
+export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/** After a rotation the former secret keeps signing this long. */
+export const SECRET_GRACE_MS = 24 * 60 * 60_000;
+const FIRST_RETRY_MS = 10_000;
+const LONGEST_RETRY_MS = 60 * 60_000;
+
+export const SECRET_PREFIX = 'whsec_';
+export const newSecret = (): string => SECRET_PREFIX + randomBytes(32).toString('base64url');
+
+/**
+ * The wait after the n-th failed attempt: 10 s doubling up to an hour, with "equal jitter" (a random
+ * point in the upper half), so receivers that failed together are not retried together and each
+ * wait is at least the longest the one before could have been.
+ */
+export function retryDelayMs(failures: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1), LONGEST_RETRY_MS);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * After a failed attempt at `now`: the next try (never past the window's end), or null when the
+ * window from the first attempt is over and the delivery gives up.
+ */
+export function nextAttemptAfterFailure(firstAttemptAt: Date, now: Date, failures: number): Date | null {
+  const end = firstAttemptAt.getTime() + RETRY_WINDOW_MS;
+  if (now.getTime() >= end) return null;
+  return new Date(Math.min(now.getTime() + retryDelayMs(failures), end));
+}
+
+/** Whether an address of this class may be connected to, for a URL of this protocol. */
+export function addressAllowed(kind: AddressClass, protocol: string, allowPrivate: boolean): boolean {
+  if (kind === 'public') return protocol === 'https:';
+  return kind === 'loopback' && allowPrivate;
+}
+
+export function refusalOf(kind: AddressClass, allowPrivate: boolean): string {
+  if (kind === 'public') return 'http:// is allowed only to a loopback address with WEBHOOK_ALLOW_PRIVATE=true';
+  if (kind === 'loopback' && !allowPrivate) return 'a loopback address is allowed only with WEBHOOK_ALLOW_PRIVATE=true';
+  return `refused: ${kind} address`;
+}
+
+const URL_POINTER = '/body/url';
+
+/**
+ * A webhook URL as stored (its normalized href): absolute, https (http too with WEBHOOK_ALLOW_PRIVATE),
+ * no user name or password, and not naming a non-public address or `localhost` outright. A host name
+ * is checked again, resolved, at every delivery (DNS can change: docs/webhooks.md).
+ */
+export function cleanWebhookUrl(text: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw invalid(URL_POINTER, 'must be an absolute URL, e.g. https://hooks.example.com/timetrack');
+  }
+  const httpAllowed = allowPrivate && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !httpAllowed) throw invalid(URL_POINTER, 'must be an https:// URL');
+  if (url.username || url.password) throw invalid(URL_POINTER, 'must not carry a user name or password: deliveries are signed instead');
+  const host = url.hostname;
+  const literal = classifyAddress(host);
+  const named = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : null;
+  const kind = literal ?? named;
+  if (kind !== null && kind !== 'public' && !(kind === 'loopback' && allowPrivate)) {
+    throw invalid(URL_POINTER, `must reach a public address: ${host} is a ${kind} address`);
+  }
+  return url.href;
+}
+
+/** The event types as stored: duplicates dropped, and only `*` when it is among them. */
+export function cleanEventTypes(types: string[]): string[] {
+  return types.includes('*') ? ['*'] : [...new Set(types)];
+}
+
+export const matchesEvent = (types: string[], type: string): boolean => types.includes('*') || types.includes(type);

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eachStore, request, runCli, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+/*
+ * Webhook delivery by server processes sharing one PostgreSQL database (docs/webhooks.md "Several
+ * instances"): each instance runs a delivery worker. SQLite is served by one process, so these run on
+ * PostgreSQL only.
+ */
+
+/** A fresh PostgreSQL schema is migrated at the first start: slow on a loaded machine. */
+const SLOW_START = { startTimeoutMs: 90_000 };
+
+const WORKER = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_WORKER_INTERVAL_MS: '20', BOOTSTRAP: 'false' };
+
+async function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+for (const store of eachStore) {
+  describe(`webhook delivery by several instances [${store.name}]`, () => {
+    const postgres = store.name === 'postgres';
+    let receiver: Receiver;
+    const servers: RunningServer[] = [];
+    beforeAll(async () => {
+      receiver = await startReceiver();
+    });
+    afterAll(async () => {
+      for (const server of servers) server.child.kill('SIGKILL');
+      await receiver?.close();
+    });
+
+    async function workspace(databaseUrl: string) {
+      const domain = `wh${process.pid}${Date.now().toString(36)}`;
+      const created = await runCli(['workspace', 'create', '--domain', domain, '--name', 'Webhooks', '--admin-email', `admin@${domain}.example.com`], {
+        DATABASE_URL: databaseUrl,
+      });
+      expect(created.code, created.stderr).toBe(0);
+      const { apiKey } = JSON.parse(created.stdout);
+      const headers = { host: `${domain}.localhost`, authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+      return (server: RunningServer, method: string, path: string, body?: unknown) =>
+        request(server.port, method, `/api${path}`, headers, body === undefined ? undefined : JSON.stringify(body));
+    }
+
+    it.runIf(postgres)('three instances deliver every event exactly once, in order per webhook', async () => {
+      const databaseUrl = sharedDatabaseUrl(store);
+      const call = await workspace(databaseUrl);
+      servers.push(await startServer({ DATABASE_URL: databaseUrl, ...WORKER }, SLOW_START));
+      servers.push(...(await Promise.all([1, 2].map(() => startServer({ DATABASE_URL: databaseUrl, ...WORKER }, SLOW_START)))));
+      receiver.received.length = 0;
+      const sent: Record<string, string[]> = {};
+      for (const path of ['/a', '/b', '/c']) {
+        const created = await call(servers[0], 'POST', '/webhooks', { url: receiver.url(path), events: ['*'] });
+        expect(created.status).toBe(200);
+        const [ping] = (await call(servers[0], 'GET', `/webhooks/${created.body.id}/deliveries`)).body;
+        sent[path] = [ping.eventId];
+        for (let n = 0; n < 20; n++) {
+          const queued = await call(servers[n % 3], 'POST', `/webhooks/${created.body.id}/ping`);
+          expect(queued.status).toBe(200);
+          sent[path].push(queued.body.eventId);
+        }
+      }
+      await until(() => receiver.received.length >= 63, 'all 63 deliveries');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a duplicate would show up by now
+      const ids = receiver.received.map((r) => r.eventId);
+      expect(ids).toHaveLength(63);
+      expect(new Set(ids).size).toBe(63);
+      for (const path of ['/a', '/b', '/c']) {
+        expect(receiver.received.filter((r) => r.path === path).map((r) => r.eventId)).toEqual(sent[path]);
+      }
+      for (const server of servers.splice(0)) server.child.kill('SIGKILL');
+    }, 120_000);
+
+    it.runIf(postgres)('a delivery in flight on an instance killed with SIGKILL is delivered again once its lease expires, with the same event id', async () => {
+      const databaseUrl = sharedDatabaseUrl(store);
+      const call = await workspace(databaseUrl);
+      const env = { DATABASE_URL: databaseUrl, ...WORKER, WEBHOOK_LEASE_MS: '3000', WEBHOOK_TIMEOUT_MS: '2000' };
+      const first = await startServer(env, SLOW_START);
+      servers.push(first);
+      receiver.received.length = 0;
+      let hold = true;
+      receiver.answer = (_received, response) => {
+        if (hold) return; // the first delivery never gets an answer: its instance dies waiting
+        response.writeHead(204).end();
+      };
+      const created = await call(first, 'POST', '/webhooks', { url: receiver.url('/crash'), events: ['*'] });
+      expect(created.status).toBe(200);
+      const second = await call(first, 'POST', `/webhooks/${created.body.id}/ping`);
+      await until(() => receiver.received.length === 1, 'the first delivery');
+      const killedAt = Date.now();
+      first.child.kill('SIGKILL');
+      await first.exited;
+      hold = false;
+      const other = await startServer(env, SLOW_START);
+      servers.push(other);
+      await until(() => receiver.received.length === 3, 'the redelivery and the next event');
+      const [held, again, next] = receiver.received;
+      expect(again.eventId).toBe(held.eventId);
+      expect(again.body).toBe(held.body);
+      expect(next.eventId).toBe(second.body.eventId);
+      expect(Date.now() - killedAt).toBeGreaterThan(1_000);
+      const deliveries = (await call(other, 'GET', `/webhooks/${created.body.id}/deliveries`)).body;
+      expect(deliveries.map((d: any) => [d.eventId, d.status])).toEqual([
+        [second.body.eventId, 'succeeded'],
+        [held.eventId, 'succeeded'],
+      ]);
+      // The killed instance's attempt never finished: only the second instance's is recorded.
+      expect(deliveries[1].attempts.map((a: any) => a.statusCode)).toEqual([204]);
+    }, 120_000);
+  });
+}
