@@ -213,6 +213,7 @@ export interface SummaryGroup {
   /** Per time dimension asked for: day `2026-07-01`, week `2026-W27`, month `2026-07`. */
   buckets: Partial<Record<TimeDimension, string>>;
   entries: number;
+  billableEntries: number;
   /** Rounded seconds. */
   time: number;
   billableTime: number;
@@ -248,7 +249,7 @@ export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQ
   if (rateAt !== null) keys.push(`${rateAt} as rate_at`);
   const grouped = ['a.user_id', 'a.project_id', ...keys];
   const inner = sql`select ${sql.raw(grouped.join(', '))}, count(*) as entries, sum(${sql.raw(rounded)}) as time,
-    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time
+    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time, sum(case when a.billable then 1 else 0 end) as billable_entries
     from activities a where ${entryConditions(dialect, spec)}
     group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
   const bucketColumns = query.timeDimensions.map((dimension) => `, g.b_${dimension}`).join('');
@@ -256,7 +257,7 @@ export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQ
   const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
   const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
   const { rows } = await sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
-      g.entries, g.time, g.billable_time${rateColumns},
+      g.entries, g.time, g.billable_time, g.billable_entries${rateColumns},
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from (${inner}) g
     join users u on u.id = g.user_id
@@ -277,6 +278,7 @@ interface GroupRow {
   entries: number | string;
   time: number | string;
   billable_time: number | string;
+  billable_entries: number | string;
   revenue_rate_id?: string | null;
   revenue_currency?: string | null;
   revenue_value?: number | string | null;
@@ -302,6 +304,7 @@ function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
     memberId: row.member_id,
     buckets,
     entries: Number(row.entries),
+    billableEntries: Number(row.billable_entries),
     time: Number(row.time),
     billableTime: Number(row.billable_time),
     revenueRate: rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value),
@@ -381,7 +384,7 @@ export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { aft
   });
 }
 
-interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'b_day' | 'b_week' | 'b_month'> {
+interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'billable_entries' | 'b_day' | 'b_week' | 'b_month'> {
   id: string;
   name: string;
   billable: boolean | number;
