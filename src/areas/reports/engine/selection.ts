@@ -239,8 +239,7 @@ export interface SummaryQuery {
  * entry of one member has the same rates), rounding each entry before summing. The outer query joins
  * those few groups, not the entries, to users, projects, memberships and the rates in force.
  */
-export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
-  const dialect = dialectOf(db);
+export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: SummaryQuery): RawBuilder<GroupRow> {
   const rounded = roundedSecondsSql(secondsSql(dialect), spec.rounding);
   const keys = query.timeDimensions.map((dimension) => `${bucketSql(dialect, dimension, query.zone)} as b_${dimension}`);
   const rateAt = query.withRates
@@ -256,7 +255,7 @@ export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQ
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'g.user_id', 'g.project_id');
   const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
   const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
-  const { rows } = await sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
+  return sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
       g.entries, g.time, g.billable_time, g.billable_entries${rateColumns},
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from (${inner}) g
@@ -264,7 +263,11 @@ export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQ
     left join projects p on p.id = g.project_id
     left join project_members pm on pm.project_id = g.project_id and pm.user_id = g.user_id
     ${rates}
-    where ${pairConditions(spec)}`.execute(db);
+    where ${pairConditions(spec)}`;
+}
+
+export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
+  const { rows } = await summaryStatement(dialectOf(db), spec, query).execute(db);
   return rows.map((row) => toGroup(row, query.timeDimensions));
 }
 
