@@ -1,5 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Area } from '../area.js';
 import { reportRoutes } from './routes.js';
-import { Report } from './schemas.js';
+import { reportRunRoutes } from './run-routes.js';
+import { Report, ReportResult } from './schemas.js';
 
-export const reportsArea: Area = { name: 'reports', routes: reportRoutes, schemas: [Report] };
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(reportRoutes);
+  await app.register(reportRunRoutes);
+};
+
+export const reportsArea: Area = { name: 'reports', routes, schemas: [Report, ReportResult] };
