@@ -12,3 +12,4 @@ const routes: FastifyPluginAsync = async (app) => {
 export const usersArea: Area = { name: 'users', routes, schemas: [User, Preferences] };
 
 export { createUser, findUserIdByEmail, type NewUser } from './repository.js';
+export { preferredTimeZone } from './preference-service.js';

@@ -31,3 +31,8 @@ export async function changePreferences(db: Db, actor: Actor, userId: string, up
     return toPreferences(merged);
   });
 }
+
+/** The time zone a user chose in their preferences (canonical IANA name), or null when unset. */
+export async function preferredTimeZone(db: Db, userId: string): Promise<string | null> {
+  return toPreferences(await readPreferencesDocument(db, userId)).timeZone ?? null;
+}

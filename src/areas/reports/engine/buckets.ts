@@ -1,0 +1,107 @@
+import { DateTime, IANAZone } from 'luxon';
+import { invalid } from '../../../domain/errors.js';
+
+/** The time dimensions: an entry's day, ISO week and month on the calendar of the report's time zone. */
+export type TimeDimension = 'day' | 'week' | 'month';
+
+export const isTimeDimension = (dimension: string): dimension is TimeDimension =>
+  dimension === 'day' || dimension === 'week' || dimension === 'month';
+
+/** More buckets than this of one time dimension, when empty buckets are filled, is 422. */
+export const MAX_FILLED_BUCKETS = 1_000;
+
+/** From `from` (epoch ms; -Infinity for the first) on, the zone is `offsetSeconds` ahead of UTC. */
+export interface OffsetSegment {
+  from: number;
+  offsetSeconds: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The zone's UTC offsets over `[startMs, endMs)`, with the exact instants where they change (DST): an
+ * entry's local time is its startedAt plus the offset of its own segment, so entries on both sides of
+ * a change land on their own days. Probed once a day (no zone changes its offset twice within a day)
+ * and each change found to the millisecond by bisection.
+ */
+export function offsetSegments(zone: string, startMs: number, endMs: number): OffsetSegment[] {
+  const tz = IANAZone.create(zone);
+  const offsetAt = (ms: number) => tz.offset(ms) * 60;
+  const segments: OffsetSegment[] = [{ from: -Infinity, offsetSeconds: offsetAt(startMs) }];
+  for (let probe = startMs; probe < endMs; ) {
+    const next = Math.min(probe + DAY_MS, endMs);
+    const current = segments[segments.length - 1].offsetSeconds;
+    if (offsetAt(next) !== current) {
+      let low = probe;
+      let high = next;
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        if (offsetAt(middle) === current) low = middle;
+        else high = middle;
+      }
+      segments.push({ from: high, offsetSeconds: offsetAt(high) });
+      probe = high;
+    } else {
+      probe = next;
+    }
+  }
+  return segments;
+}
+
+/** An ISO week's key from its Monday (`2026-06-29` → `2026-W27`). */
+export function weekKeyOfMonday(monday: string): string {
+  const at = DateTime.fromISO(monday, { zone: 'UTC' });
+  return `${at.weekYear}-W${String(at.weekNumber).padStart(2, '0')}`;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const short = (month: number) => MONTHS[month - 1].slice(0, 3);
+
+/**
+ * The label of a bucket (fixed English, independent of the server's locale): a day `Wed, 1 Jul 2026`,
+ * a week `2026-W27 (29 Jun – 5 Jul 2026)`, a month `July 2026`.
+ */
+export function bucketLabel(dimension: TimeDimension, key: string): string {
+  if (dimension === 'month') {
+    const [year, month] = key.split('-').map(Number);
+    return `${MONTHS[month - 1]} ${year}`;
+  }
+  if (dimension === 'day') {
+    const at = DateTime.fromISO(key, { zone: 'UTC' });
+    return `${WEEKDAYS[at.weekday - 1]}, ${at.day} ${short(at.month)} ${at.year}`;
+  }
+  const [year, week] = key.split('-W').map(Number);
+  const monday = DateTime.fromObject({ weekYear: year, weekNumber: week, weekday: 1 }, { zone: 'UTC' });
+  const sunday = monday.plus({ days: 6 });
+  return `${key} (${monday.day} ${short(monday.month)} – ${sunday.day} ${short(sunday.month)} ${sunday.year})`;
+}
+
+/** The bucket of a time dimension an instant falls in, on the zone's calendar. */
+export function bucketKeyOf(dimension: TimeDimension, at: DateTime): string {
+  if (dimension === 'day') return at.toISODate()!;
+  if (dimension === 'month') return at.toFormat('yyyy-MM');
+  return `${at.weekYear}-W${String(at.weekNumber).padStart(2, '0')}`;
+}
+
+/**
+ * Every bucket from the one holding `start` to the one holding the last instant before `end`, in
+ * order, for filling empty rows. More than MAX_FILLED_BUCKETS is 422.
+ */
+export function bucketsBetween(dimension: TimeDimension, start: string, end: string, zone: string): string[] {
+  const unit = dimension === 'day' ? 'day' : dimension === 'week' ? 'week' : 'month';
+  let at = DateTime.fromISO(start, { zone }).startOf(unit);
+  const last = DateTime.fromMillis(Date.parse(end) - 1, { zone });
+  const keys: string[] = [];
+  while (at <= last) {
+    if (keys.length === MAX_FILLED_BUCKETS) {
+      throw invalid(
+        '/body/hideEmptyRows',
+        `cannot be false for more than ${MAX_FILLED_BUCKETS} buckets of ${dimension}: narrow the period, hide empty rows or group by a longer unit`,
+      );
+    }
+    keys.push(bucketKeyOf(dimension, at));
+    at = at.plus({ [`${unit}s`]: 1 });
+  }
+  return keys;
+}

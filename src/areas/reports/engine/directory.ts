@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { Db } from '../../../db/database.js';
+import { fromDbBool, toDbBool } from '../../../db/values.js';
+import { PROJECT_ADMIN_ROLE } from '../../../domain/policy.js';
+
+/** The workspace's projects, users and memberships as a report names and fills them. */
+export interface Directory {
+  projects: Map<string, { name: string; archived: boolean }>;
+  /** A user's label: their name, or their email when they have none. */
+  users: Map<string, { label: string; archived: boolean }>;
+  members: Map<string, { projectId: string; userId: string; archived: boolean }>;
+}
+
+export async function readDirectory(db: Db, organizationId: string): Promise<Directory> {
+  const [projects, users, members] = await Promise.all([
+    db.selectFrom('projects').select(['id', 'name', 'archived']).where('organization_id', '=', organizationId).execute(),
+    db
+      .selectFrom('users')
+      .innerJoin('accounts', 'accounts.id', 'users.account_id')
+      .select(['users.id', 'users.name', 'accounts.email', 'users.archived'])
+      .where('users.organization_id', '=', organizationId)
+      .execute(),
+    db.selectFrom('project_members').select(['id', 'project_id', 'user_id', 'archived']).where('organization_id', '=', organizationId).execute(),
+  ]);
+  return {
+    projects: new Map(projects.map((row) => [row.id, { name: row.name, archived: fromDbBool(row.archived) }])),
+    users: new Map(users.map((row) => [row.id, { label: row.name ?? row.email, archived: fromDbBool(row.archived) }])),
+    members: new Map(
+      members.map((row) => [row.id, { projectId: row.project_id, userId: row.user_id, archived: fromDbBool(row.archived) }]),
+    ),
+  };
+}
+
+/** Whether the user administers some project of the workspace (an unarchived member with the project role Administrator). */
+export async function administersSomeProject(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const row = await sql`select 1 as found from project_members where user_id = ${userId} and organization_id = ${organizationId}
+    and role = ${PROJECT_ADMIN_ROLE} and archived = ${toDbBool(false)} limit 1`.execute(db);
+  return row.rows.length > 0;
+}

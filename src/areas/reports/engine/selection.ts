@@ -1,0 +1,384 @@
+import { sql, type RawBuilder } from 'kysely';
+import { dialectOf, type Db, type Dialect } from '../../../db/database.js';
+import { fromDbBool, toDbBool } from '../../../db/values.js';
+import { PROJECT_ADMIN_ROLE, type ReaderScope } from '../../../domain/policy.js';
+import { weekKeyOfMonday, type TimeDimension } from './buckets.js';
+import type { EntryFilters } from './filters.js';
+import type { ReportPeriod } from './period.js';
+import { roundedSecondsSql, type Rounding } from './rounding.js';
+
+/*
+ * The SQL of a report run (the reports area's repository for running reports): which activities a
+ * report counts, and their rounded durations, rates and buckets, on either store. Every rule here is
+ * in docs/rules.md §6 Reports; the run's context (period, zone, access) is made by run.ts.
+ */
+
+/** Everything that decides which entries a run counts and how (made by prepareReportRun). */
+export interface SelectionSpec {
+  organizationId: string;
+  /** `[start, end)`, canonical UTC, within the instants both stores compute with (see clampPeriod). */
+  period: ReportPeriod;
+  rounding: Rounding;
+  filters: EntryFilters;
+  selectedProjects: string[] | null;
+  selectedProjectMembers: string[] | null;
+  showArchivedProjects: boolean;
+  showArchivedMembers: boolean;
+  /** Whose activities the caller sees: exactly GET /activities' visibility (policy `activities:read`). */
+  entries: ReaderScope;
+  /** Whose revenue the caller may read (policy `rates:revenue`); null when the run shows no revenue. */
+  revenue: ReaderScope | null;
+}
+
+/** The instants a report can cover: both stores compute calendar dates within them (PostgreSQL knows no year 0). */
+const EARLIEST = '0001-01-02T00:00:00.000Z';
+const LATEST = '9999-12-30T00:00:00.000Z';
+
+export function clampPeriod(period: ReportPeriod): ReportPeriod {
+  const start = period.start < EARLIEST ? EARLIEST : period.start > LATEST ? LATEST : period.start;
+  const end = period.end > LATEST ? LATEST : period.end < start ? start : period.end;
+  return { start, end };
+}
+
+const FALSE = toDbBool(false);
+
+/** The projects a user administers (unarchived member with the project role Administrator), in this workspace. */
+const administeredProjects = (organizationId: string, userId: string) =>
+  sql`(select adm.project_id from project_members adm where adm.user_id = ${userId} and adm.role = ${PROJECT_ADMIN_ROLE} and adm.archived = ${FALSE} and adm.organization_id = ${organizationId})`;
+
+/** The projects a user is an unarchived member of, in this workspace. */
+const memberProjects = (organizationId: string, userId: string) =>
+  sql`(select mem.project_id from project_members mem where mem.user_id = ${userId} and mem.archived = ${FALSE} and mem.organization_id = ${organizationId})`;
+
+/**
+ * The rows a reader scope reaches (policy.ts): `own` by the entry's user, `member` and `administered`
+ * by its project. Null: every row of the workspace.
+ */
+export function scopeCondition(scope: ReaderScope, organizationId: string, userColumn: string, projectColumn: string): RawBuilder<unknown> | null {
+  if (scope.all) return null;
+  const reaches = scope.scopes.map((reach) => {
+    switch (reach) {
+      case 'own':
+        return sql`${sql.ref(userColumn)} = ${scope.userId}`;
+      case 'administered':
+        return sql`${sql.ref(projectColumn)} in ${administeredProjects(organizationId, scope.userId)}`;
+      case 'member':
+        return sql`${sql.ref(projectColumn)} in ${memberProjects(organizationId, scope.userId)}`;
+      case 'all':
+        return sql`1 = 1`;
+    }
+  });
+  return reaches.length === 0 ? sql`1 = 0` : sql`(${sql.join(reaches, sql` or `)})`;
+}
+
+const and = (conditions: Array<RawBuilder<unknown> | null>) => sql.join(conditions.filter((c) => c !== null), sql` and `);
+
+const inList = (column: string, ids: readonly string[]) => (ids.length === 0 ? sql`1 = 0` : sql`${sql.ref(column)} in (${sql.join(ids)})`);
+
+/**
+ * The conditions on one activity (alias `a`): the workspace, closed, startedAt in the period (the
+ * range of the activities_organization_started index), visible to the caller, and the filters that
+ * look at the entry itself (billable, users, projects, name).
+ */
+function entryConditions(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknown> {
+  const { filters, organizationId } = spec;
+  const conditions: Array<RawBuilder<unknown> | null> = [
+    sql`a.organization_id = ${organizationId}`,
+    sql`a.started_at >= ${spec.period.start}`,
+    sql`a.started_at < ${spec.period.end}`,
+    sql`a.ended_at is not null`,
+    scopeCondition(spec.entries, organizationId, 'a.user_id', 'a.project_id'),
+  ];
+  for (const billable of filters.billable) conditions.push(sql`a.billable = ${toDbBool(billable)}`);
+  for (const ids of filters.userIds) conditions.push(inList('a.user_id', ids));
+  for (const { ids, noProject } of filters.projectIds) {
+    const listed = ids.length === 0 ? null : inList('a.project_id', ids);
+    if (noProject) conditions.push(listed === null ? sql`a.project_id is null` : sql`(${listed} or a.project_id is null)`);
+    else conditions.push(listed ?? sql`1 = 0`);
+  }
+  // ASCII letters without regard to case, every other character exactly, the same on both stores:
+  // SQLite's lower() folds ASCII only, as PostgreSQL's does under the "C" collation.
+  for (const text of filters.nameContains) {
+    conditions.push(
+      dialect === 'postgres'
+        ? sql`strpos(lower(a.name collate "C"), lower(${text} collate "C")) > 0`
+        : sql`instr(lower(a.name), lower(${text})) > 0`,
+    );
+  }
+  if (spec.selectedProjects !== null) conditions.push(inList('a.project_id', spec.selectedProjects));
+  return and(conditions);
+}
+
+/**
+ * The conditions on an entry's user (alias `u`), project (`p`) and membership (`pm`: the entry's user
+ * in its project, if any): archived projects and members (an archived user, or an archived
+ * membership in the entry's project), and the selected members.
+ */
+function pairConditions(spec: SelectionSpec): RawBuilder<unknown> {
+  const conditions: Array<RawBuilder<unknown> | null> = [];
+  if (!spec.showArchivedProjects) conditions.push(sql`(p.id is null or p.archived = ${FALSE})`);
+  if (!spec.showArchivedMembers) conditions.push(sql`u.archived = ${FALSE} and (pm.id is null or pm.archived = ${FALSE})`);
+  if (spec.selectedProjectMembers !== null) conditions.push(inList('pm.id', spec.selectedProjectMembers));
+  return conditions.length === 0 ? sql`1 = 1` : and(conditions);
+}
+
+/** An entry's length in whole seconds (milliseconds dropped), from the canonical instants. */
+function secondsSql(dialect: Dialect): string {
+  if (dialect === 'postgres') {
+    return 'floor(extract(epoch from a.ended_at::timestamptz) - extract(epoch from a.started_at::timestamptz))::bigint';
+  }
+  // unixepoch drops the milliseconds (characters 21–23 of the canonical form): added back, then whole seconds.
+  return (
+    '(((unixepoch(a.ended_at) - unixepoch(a.started_at)) * 1000 + cast(substr(a.ended_at, 21, 3) as integer)' +
+    ' - cast(substr(a.started_at, 21, 3) as integer)) / 1000)'
+  );
+}
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A canonical instant as an SQL literal (only instants this code made: checked, never client text). */
+function instantLiteral(at: string): string {
+  if (!INSTANT.test(at)) throw new Error(`not a canonical instant: ${at}`);
+  return `'${at}'`;
+}
+
+/**
+ * `values[i]` for the i-th interval that `boundaries` (ascending instants) cut the timeline into, by
+ * the column's instant: a nested CASE that finds it in log2(intervals) comparisons.
+ */
+function intervalCase(column: string, boundaries: readonly string[], values: readonly string[]): string {
+  const pick = (low: number, high: number): string => {
+    if (low === high) return values[low];
+    const middle = (low + high + 1) >> 1;
+    return `(case when ${column} < ${instantLiteral(boundaries[middle - 1])} then ${pick(low, middle - 1)} else ${pick(middle, high)} end)`;
+  };
+  return pick(0, values.length - 1);
+}
+
+/** An instant in the zone's offset: offsets (seconds) and the instants they change at, from buckets.offsetSegments. */
+export interface ZoneOffsets {
+  changes: string[];
+  offsets: number[];
+}
+
+/**
+ * The bucket of an entry's startedAt in the report's zone (day `2026-07-01`, week by its Monday
+ * `2026-06-29`, month `2026-07`): its instant moved by the zone's offset at that very instant, so
+ * each entry takes the offset of its own side of a DST change.
+ */
+function bucketSql(dialect: Dialect, dimension: TimeDimension, zone: ZoneOffsets): string {
+  if (dialect === 'postgres') {
+    const seconds = intervalCase('a.started_at', zone.changes, zone.offsets.map(String));
+    const local = `((a.started_at::timestamptz + ${seconds} * interval '1 second') at time zone 'UTC')`;
+    if (dimension === 'day') return `to_char(${local}, 'YYYY-MM-DD')`;
+    if (dimension === 'month') return `to_char(${local}, 'YYYY-MM')`;
+    return `to_char(date_trunc('week', ${local}), 'YYYY-MM-DD')`;
+  }
+  const modifier = intervalCase('a.started_at', zone.changes, zone.offsets.map((offset) => `'${offset >= 0 ? '+' : ''}${offset} seconds'`));
+  if (dimension === 'day') return `date(a.started_at, ${modifier})`;
+  if (dimension === 'month') return `substr(date(a.started_at, ${modifier}), 1, 7)`;
+  return `date(a.started_at, ${modifier}, '-6 days', 'weekday 1')`;
+}
+
+/** The instants in the period where a revenue or cost rate of the workspace starts or ends. */
+export async function rateChangesIn(db: Db, organizationId: string, period: ReportPeriod): Promise<string[]> {
+  const inPeriod = (table: 'revenue_rates' | 'cost_rates', column: 'from_at' | 'to_at') =>
+    sql`select ${sql.ref(column)} as at from ${sql.table(table)} where organization_id = ${organizationId} and ${sql.ref(column)} > ${period.start} and ${sql.ref(column)} < ${period.end}`;
+  const { rows } = await sql<{ at: string }>`${inPeriod('revenue_rates', 'from_at')} union ${inPeriod('revenue_rates', 'to_at')} union ${inPeriod('cost_rates', 'from_at')} union ${inPeriod('cost_rates', 'to_at')}`.execute(db);
+  return rows.map((row) => row.at).sort();
+}
+
+/** The rate columns of an entry or group, in force at the instant of `at` (the revenue rate of its membership, the cost rate of its user). */
+const RATE_JOINS = (at: string, user: string) =>
+  `left join revenue_rates rr on rr.member_id = pm.id and rr.from_at <= ${at} and (rr.to_at is null or rr.to_at > ${at})` +
+  ` left join cost_rates cr on cr.user_id = ${user} and cr.from_at <= ${at} and (cr.to_at is null or cr.to_at > ${at})`;
+
+const RATE_COLUMNS =
+  'rr.id as revenue_rate_id, rr.currency as revenue_currency, rr.value as revenue_value, ' +
+  'cr.id as cost_rate_id, cr.currency as cost_currency, cr.value as cost_value';
+
+/** One group of a summary: entries of one user on one project (or none), in one bucket of each time dimension, under one pair of rates. */
+export interface SummaryGroup {
+  userId: string;
+  projectId: string | null;
+  memberId: string | null;
+  /** Per time dimension asked for: day `2026-07-01`, week `2026-W27`, month `2026-07`. */
+  buckets: Partial<Record<TimeDimension, string>>;
+  entries: number;
+  /** Rounded seconds. */
+  time: number;
+  billableTime: number;
+  revenueRate: { currency: string; value: number } | null;
+  costRate: { currency: string; value: number } | null;
+  /** Whether the caller may read this group's revenue (rates:revenue on its project). */
+  revenueReadable: boolean;
+}
+
+export interface SummaryQuery {
+  timeDimensions: TimeDimension[];
+  zone: ZoneOffsets;
+  /** Look up rates (false when no money metric is asked for). */
+  withRates: boolean;
+  /** The instants where some rate changes, from rateChangesIn. */
+  rateChanges: string[];
+}
+
+/**
+ * The summary's aggregate: one SQL statement. The inner query reads the period's range of activities
+ * (activities_organization_started, or a User's own index ranges) and groups it by user, project, the
+ * asked time buckets and the rate period (the stretch between two rate changes, in which every
+ * entry of one member has the same rates), rounding each entry before summing. The outer query joins
+ * those few groups, not the entries, to users, projects, memberships and the rates in force.
+ */
+export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
+  const dialect = dialectOf(db);
+  const rounded = roundedSecondsSql(secondsSql(dialect), spec.rounding);
+  const keys = query.timeDimensions.map((dimension) => `${bucketSql(dialect, dimension, query.zone)} as b_${dimension}`);
+  const rateAt = query.withRates
+    ? intervalCase('a.started_at', query.rateChanges, [spec.period.start, ...query.rateChanges].map(instantLiteral))
+    : null;
+  if (rateAt !== null) keys.push(`${rateAt} as rate_at`);
+  const grouped = ['a.user_id', 'a.project_id', ...keys];
+  const inner = sql`select ${sql.raw(grouped.join(', '))}, count(*) as entries, sum(${sql.raw(rounded)}) as time,
+    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time
+    from activities a where ${entryConditions(dialect, spec)}
+    group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
+  const bucketColumns = query.timeDimensions.map((dimension) => `, g.b_${dimension}`).join('');
+  const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'g.user_id', 'g.project_id');
+  const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
+  const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
+  const { rows } = await sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
+      g.entries, g.time, g.billable_time${rateColumns},
+      ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
+    from (${inner}) g
+    join users u on u.id = g.user_id
+    left join projects p on p.id = g.project_id
+    left join project_members pm on pm.project_id = g.project_id and pm.user_id = g.user_id
+    ${rates}
+    where ${pairConditions(spec)}`.execute(db);
+  return rows.map((row) => toGroup(row, query.timeDimensions));
+}
+
+interface GroupRow {
+  user_id: string;
+  project_id: string | null;
+  member_id: string | null;
+  b_day?: string;
+  b_week?: string;
+  b_month?: string;
+  entries: number | string;
+  time: number | string;
+  billable_time: number | string;
+  revenue_rate_id?: string | null;
+  revenue_currency?: string | null;
+  revenue_value?: number | string | null;
+  cost_rate_id?: string | null;
+  cost_currency?: string | null;
+  cost_value?: number | string | null;
+  revenue_readable: number | string;
+}
+
+/** A rate of a row: PostgreSQL answers sums and bigints as text, both stores a double as a number. */
+const rateOf = (id: string | null | undefined, currency: string | null | undefined, value: number | string | null | undefined) =>
+  id == null ? null : { currency: currency!, value: Number(value) };
+
+function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
+  const buckets: SummaryGroup['buckets'] = {};
+  for (const dimension of timeDimensions) {
+    const key = row[`b_${dimension}`]!;
+    buckets[dimension] = dimension === 'week' ? weekKeyOfMonday(key) : key;
+  }
+  return {
+    userId: row.user_id,
+    projectId: row.project_id,
+    memberId: row.member_id,
+    buckets,
+    entries: Number(row.entries),
+    time: Number(row.time),
+    billableTime: Number(row.billable_time),
+    revenueRate: rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value),
+    costRate: rateOf(row.cost_rate_id, row.cost_currency, row.cost_value),
+    revenueReadable: Number(row.revenue_readable) === 1,
+  };
+}
+
+/** One entry of a report, with what the detailed report shows of it. */
+export interface ReportEntry {
+  id: string;
+  name: string;
+  userId: string;
+  projectId: string | null;
+  /** The entry's user's membership in its project, if any. */
+  memberId: string | null;
+  billable: boolean;
+  startedAt: string;
+  endedAt: string;
+  /** Whole seconds, milliseconds dropped. */
+  duration: number;
+  /** `duration` rounded by the organization's rounding (equal to it when rounding is off). */
+  roundedDuration: number;
+  /** The member's revenue rate in force at startedAt (null: none, or one the caller may not read). */
+  revenueRate: { id: string; currency: string; value: number } | null;
+  /** Whether the caller may read this entry's revenue at all. */
+  revenueReadable: boolean;
+  /** The user's cost rate in force at startedAt (null: none). */
+  costRate: { id: string; currency: string; value: number } | null;
+}
+
+/** Where a page of entries starts: after this entry in (startedAt, id) order. */
+export interface EntryKey {
+  startedAt: string;
+  id: string;
+}
+
+/**
+ * The report's entries in (startedAt, id) order, a page at a time: the very selection the summary
+ * counts (same visibility, filters, archived rules and rounding), each with its rates in force.
+ */
+export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { after?: EntryKey; limit: number }): Promise<ReportEntry[]> {
+  const dialect = dialectOf(db);
+  const seconds = secondsSql(dialect);
+  const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
+  const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
+  const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, pm.id as member_id, a.billable, a.started_at, a.ended_at,
+      ${sql.raw(seconds)} as duration, ${sql.raw(roundedSecondsSql(seconds, spec.rounding))} as rounded_duration, ${sql.raw(RATE_COLUMNS)},
+      ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
+    from activities a
+    join users u on u.id = a.user_id
+    left join projects p on p.id = a.project_id
+    left join project_members pm on pm.project_id = a.project_id and pm.user_id = a.user_id
+    ${sql.raw(RATE_JOINS('a.started_at', 'a.user_id'))}
+    where ${entryConditions(dialect, spec)} and ${pairConditions(spec)}${after}
+    order by a.started_at, a.id
+    limit ${sql.lit(page.limit)}`.execute(db);
+  return rows.map((row) => {
+    const readableRow = Number(row.revenue_readable) === 1;
+    const revenue = rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value);
+    const cost = rateOf(row.cost_rate_id, row.cost_currency, row.cost_value);
+    return {
+      id: row.id,
+      name: row.name,
+      userId: row.user_id,
+      projectId: row.project_id,
+      memberId: row.member_id,
+      billable: fromDbBool(row.billable),
+      startedAt: row.started_at,
+      endedAt: row.ended_at,
+      duration: Number(row.duration),
+      roundedDuration: Number(row.rounded_duration),
+      revenueRate: revenue === null || !readableRow ? null : { id: row.revenue_rate_id!, ...revenue },
+      revenueReadable: readableRow,
+      costRate: cost === null ? null : { id: row.cost_rate_id!, ...cost },
+    };
+  });
+}
+
+interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'b_day' | 'b_week' | 'b_month'> {
+  id: string;
+  name: string;
+  billable: boolean | number;
+  started_at: string;
+  ended_at: string;
+  duration: number | string;
+  rounded_duration: number | string;
+}
