@@ -5,6 +5,8 @@ import { invalid, notFound } from '../../domain/errors.js';
 import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './repository.js';
 import { newReportFields, updatedReportFields, type ReportBody } from './rules.js';
 import type { Report, ReportCreate, ReportUpdate } from './schemas.js';
+import type { DetailQuery } from './detail-schemas.js';
+import { detailedReport, type DetailAnswer } from './detail-service.js';
 
 /*
  * Reports are their owner's only (the `own` scope of reports:manage): every lookup is by the actor's
@@ -64,4 +66,10 @@ export async function changeReport(db: Db, actor: Actor, reportId: string, body:
 export async function removeReport(db: Db, actor: Actor, reportId: string): Promise<void> {
   const report = await ownReport(db, actor, reportId);
   await deleteReport(db, report.id);
+}
+
+/** The detailed report of one of the actor's saved reports (docs/rules.md §6 Reports, "Detailed report"). */
+export async function savedDetailedReport(db: Db, actor: Actor, reportId: string, query: DetailQuery): Promise<DetailAnswer> {
+  const { id: _id, userId: _userId, name, pinned: _pinned, ...definition } = await ownReport(db, actor, reportId);
+  return detailedReport(db, actor, definition, name, query);
 }

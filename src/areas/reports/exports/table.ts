@@ -1,3 +1,5 @@
+import { minorUnitsOf } from '../../../lib/currencies.js';
+
 /**
  * The neutral table every export writer takes (docs/rules.md §6 Report exports): typed columns, rows
  * that may arrive one at a time (a detailed report streams them from the store), the totals once the
@@ -47,9 +49,7 @@ export interface ExportTable {
 }
 
 /** The digits after the point of a currency's minor unit (ISO 4217: EUR 2, JPY 0, KWD 3). */
-export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
+export const minorDigits = minorUnitsOf;
 
 /** Seconds as `H:MM`, rounded to the nearest minute (half a minute up); hours are not wrapped at 24. */
 export function hoursMinutes(seconds: number): string {
