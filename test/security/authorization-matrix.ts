@@ -84,6 +84,8 @@ const TABLE: Row[] = [
   ['GET /reports/{reportId}',                                                    401, 200, 404, 404, 404, 404, 401],
   ['PUT /reports/{reportId}',                                                    401, 200, 404, 404, 404, 404, 401],
   ['DELETE /reports/{reportId}',                                                 401, 200, 404, 404, 404, 404, 401],
+  // Detailed reports: a saved one like the report itself (owner only); an ad-hoc one for anyone, of what they see.
+  ['GET /reports/{reportId}/entries',                                            401, 200, 404, 404, 404, 404, 401],
   // Requests (§5: read admin all, user own; create any user (on a project they can see); resolve admin)
   ['GET /requests',                                                              401, 200, 200, 200, 200, 200, 401],
   ['GET /requests/{requestId}',                                                  401, 200, 404, 404, 200, 404, 401],
