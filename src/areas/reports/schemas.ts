@@ -1,5 +1,5 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../http/schemas.js';
 
 export const PERIODS = [
   'custom',
@@ -116,3 +116,84 @@ export const ReportUpdate = Type.Object(
   { description: 'Any subset of the create fields, plus pinned; fields left out keep their values.' },
 );
 export type ReportUpdate = Static<typeof ReportUpdate>;
+
+/* Running a report (docs/rules.md §6 Reports) */
+
+export const REPORT_FORMATS = ['json', 'csv', 'xlsx', 'pdf'] as const;
+
+export const ReportRunQuery = Type.Object({
+  timeZone: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: TIME_ZONE_PATTERN,
+      description: 'IANA time zone the period, days, weeks and months are taken in; default: the caller\'s preference, else the organization\'s, else UTC',
+    }),
+  ),
+  format: Type.Optional(StringEnum(REPORT_FORMATS, 'json (default), csv, xlsx or pdf')),
+});
+export type ReportRunQuery = Static<typeof ReportRunQuery>;
+
+export const ReportRunBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    period: Period,
+    start: Timestamp('With an offset; before end. Used when period is custom'),
+    end: Timestamp('With an offset; after start. Used when period is custom'),
+    dimensions: Dimensions,
+    metrics: Metrics,
+    ...optionalFields,
+  },
+  { description: 'The body of POST /reports, name optional: a definition run without being saved.' },
+);
+export type ReportRunBody = Static<typeof ReportRunBody>;
+
+const Seconds = (what: string) => Type.Integer({ minimum: 0, description: `${what}, whole seconds` });
+const Money = (what: string) =>
+  Type.Unsafe<Record<string, number>>({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description: `${what} per ISO 4217 currency code, in the currency's major unit rounded to its minor unit ({"EUR": 1234.5, "JPY": 1200})`,
+  });
+
+const metricFields = {
+  entries: Type.Integer({ minimum: 0, description: 'Number of entries counted' }),
+  time: Type.Optional(Seconds('Rounded duration')),
+  billableTime: Type.Optional(Seconds('Rounded duration of billable entries')),
+  revenue: Type.Optional(Money('Revenue: rounded billable hours × the member\'s revenue rate in force at startedAt')),
+  cost: Type.Optional(Money('Cost: rounded hours × the user\'s cost rate in force at startedAt')),
+  profit: Type.Optional(Money('Revenue − cost; negative when cost is higher')),
+  unpricedBillableTime: Type.Optional(Seconds('With revenue or profit: billable time with no revenue rate in force (it earns nothing)')),
+  uncostedTime: Type.Optional(Seconds('With cost or profit: time with no cost rate in force (it costs nothing)')),
+  revenueWithheldTime: Type.Optional(
+    Seconds('Only for a caller who reads the revenue of some projects (a project admin): billable time on other projects, whose revenue is left out'),
+  ),
+};
+
+/** A row of the tree; `rows` holds the next dimension's rows, absent at the leaf. Written out for the six levels dimensions allow. */
+function rowSchema(levels: number): TSchema {
+  return Type.Object({
+    key: Nullable(Type.String({ description: 'Project, user or member id (null: no project / no member); 2026-07-01, 2026-W27, 2026-07' })),
+    label: Type.String({ description: 'Project name, user name (email when unnamed), or the formatted day, week or month' }),
+    ...metricFields,
+    ...(levels > 1 ? { rows: Type.Optional(Type.Array(rowSchema(levels - 1))) } : {}),
+  });
+}
+
+export const ReportResult = Type.Object(
+  {
+    period: Period,
+    start: Timestamp('Resolved start of the period (inclusive)'),
+    end: Timestamp('Resolved end of the period (exclusive)'),
+    timeZone: Type.String({ description: 'The zone the report was computed in' }),
+    dimensions: Type.Array(StringEnum(DIMENSIONS)),
+    metrics: Type.Array(StringEnum(METRICS)),
+    rounding: Type.Object(
+      { enabled: Type.Boolean(), interval: Type.Integer({ description: 'Minutes' }), mode: StringEnum(['NEAREST', 'UP', 'DOWN']) },
+      { description: 'The organization\'s rounding, applied to each entry before summing when enabled' },
+    ),
+    totals: Type.Object(metricFields, { description: 'The sums of the top rows' }),
+    rows: Type.Array(rowSchema(DIMENSIONS.length)),
+    ignoredFilters: Type.Array(Filter, { description: 'Filter objects the grammar does not understand, as sent; they changed nothing' }),
+  },
+  { $id: 'ReportResult', title: 'ReportResult' },
+);

@@ -17,7 +17,7 @@ import { detailedReport, type DetailAnswer } from './detail-service.js';
  * Checks the references of a definition against the workspace: every selected project and member
  * must exist (422 pointing at the first that does not). Only ids the body sends are checked.
  */
-async function assertReferences(db: Db, organizationId: string, body: ReportBody): Promise<void> {
+export async function assertReferences(db: Db, organizationId: string, body: ReportBody): Promise<void> {
   if (body.selectedProjects) {
     const found = await existingProjectIds(db, organizationId, body.selectedProjects);
     const missing = body.selectedProjects.findIndex((id) => !found.has(id));

@@ -8,7 +8,7 @@ export interface Directory {
   projects: Map<string, { name: string; archived: boolean }>;
   /** A user's label: their name, or their email when they have none. */
   users: Map<string, { label: string; archived: boolean }>;
-  members: Map<string, { projectId: string; userId: string; archived: boolean }>;
+  members: Map<string, { projectId: string; userId: string; archived: boolean; admin: boolean }>;
 }
 
 export async function readDirectory(db: Db, organizationId: string): Promise<Directory> {
@@ -20,13 +20,13 @@ export async function readDirectory(db: Db, organizationId: string): Promise<Dir
       .select(['users.id', 'users.name', 'accounts.email', 'users.archived'])
       .where('users.organization_id', '=', organizationId)
       .execute(),
-    db.selectFrom('project_members').select(['id', 'project_id', 'user_id', 'archived']).where('organization_id', '=', organizationId).execute(),
+    db.selectFrom('project_members').select(['id', 'project_id', 'user_id', 'archived', 'role']).where('organization_id', '=', organizationId).execute(),
   ]);
   return {
     projects: new Map(projects.map((row) => [row.id, { name: row.name, archived: fromDbBool(row.archived) }])),
     users: new Map(users.map((row) => [row.id, { label: row.name ?? row.email, archived: fromDbBool(row.archived) }])),
     members: new Map(
-      members.map((row) => [row.id, { projectId: row.project_id, userId: row.user_id, archived: fromDbBool(row.archived) }]),
+      members.map((row) => [row.id, { projectId: row.project_id, userId: row.user_id, archived: fromDbBool(row.archived), admin: row.role === PROJECT_ADMIN_ROLE }]),
     ),
   };
 }

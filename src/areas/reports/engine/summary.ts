@@ -1,0 +1,166 @@
+import type { Db } from '../../../db/database.js';
+import { bucketLabel, bucketsBetween, isTimeDimension, offsetSegments, type TimeDimension } from './buckets.js';
+import { readDirectory, type Directory } from './directory.js';
+import type { ReportRun } from './run.js';
+import { dataRange, rateChangesIn, summaryGroups, type SelectionSpec, type SummaryGroup, type ZoneOffsets } from './selection.js';
+import { buildTree, type Dimension, type Metric, type SummaryRow, type SummaryTotals, type TreeContext } from './tree.js';
+
+/** The answer of a summary run (docs/rules.md §6 Reports, "Shape"). */
+export interface SummaryResult {
+  period: ReportRun['definition']['period'];
+  start: string;
+  end: string;
+  timeZone: string;
+  dimensions: Dimension[];
+  metrics: Metric[];
+  rounding: ReportRun['rounding'];
+  totals: SummaryTotals;
+  rows: SummaryRow[];
+  ignoredFilters: Array<Record<string, unknown>>;
+}
+
+/** Periods longer than this look up the zone's offsets over the instants that hold entries only. */
+const LONG_PERIOD_MS = 20 * 366 * 86_400_000;
+
+/** The zone's offsets over the period (or, for a long one, over the span its entries actually cover). */
+async function zoneOffsets(db: Db, spec: SelectionSpec, zone: string): Promise<ZoneOffsets> {
+  let start = Date.parse(spec.period.start);
+  let end = Date.parse(spec.period.end);
+  if (end - start > LONG_PERIOD_MS) {
+    const range = await dataRange(db, spec);
+    if (range === null) return { changes: [], offsets: [0] };
+    start = Date.parse(range.first);
+    end = Date.parse(range.last) + 1;
+  }
+  const segments = offsetSegments(zone, start, end);
+  return { changes: segments.slice(1).map((segment) => new Date(segment.from).toISOString()), offsets: segments.map((segment) => segment.offsetSeconds) };
+}
+
+export async function runSummary(db: Db, run: ReportRun): Promise<SummaryResult> {
+  const { definition, spec } = run;
+  const dimensions = definition.dimensions as Dimension[];
+  const metrics = definition.metrics as Metric[];
+  const timeDimensions = dimensions.filter(isTimeDimension);
+  const withRates = metrics.some((metric) => metric === 'revenue' || metric === 'cost' || metric === 'profit');
+  // Filled buckets are checked against their cap before anything is read.
+  const buckets = new Map<TimeDimension, string[]>();
+  if (!definition.hideEmptyRows) {
+    for (const dimension of timeDimensions) buckets.set(dimension, bucketsBetween(dimension, spec.period.start, spec.period.end, run.timeZone));
+  }
+  const [zone, rateChanges, directory] = await Promise.all([
+    timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(db, spec, run.timeZone),
+    withRates ? rateChangesIn(db, spec.organizationId, spec.period) : [],
+    readDirectory(db, spec.organizationId),
+  ]);
+  const groups = await summaryGroups(db, spec, { timeDimensions, zone, withRates, rateChanges });
+  const context: TreeContext = {
+    dimensions,
+    metrics,
+    partialRevenue: spec.revenue !== null && !spec.revenue.all,
+    label: (dimension, key) => labelOf(directory, dimension, key),
+    domain: definition.hideEmptyRows ? null : fillDomain(directory, spec, buckets),
+    keyOf,
+  };
+  const { rows, totals } = buildTree(groups, context);
+  return {
+    period: definition.period,
+    start: spec.period.start,
+    end: spec.period.end,
+    timeZone: run.timeZone,
+    dimensions,
+    metrics,
+    rounding: run.rounding,
+    totals,
+    rows,
+    ignoredFilters: run.ignoredFilters,
+  };
+}
+
+function keyOf(group: SummaryGroup, dimension: Dimension): string | null {
+  switch (dimension) {
+    case 'project':
+      return group.projectId;
+    case 'user':
+      return group.userId;
+    case 'member':
+      return group.memberId;
+    default:
+      return group.buckets[dimension]!;
+  }
+}
+
+/** A row's label: a project's name, a user's (or member's user's) name or email, a formatted bucket. */
+function labelOf(directory: Directory, dimension: Dimension, key: string | null): string {
+  if (isTimeDimension(dimension)) return bucketLabel(dimension, key!);
+  if (key === null) return dimension === 'project' ? 'No project' : 'No member';
+  if (dimension === 'project') return directory.projects.get(key)?.name ?? key;
+  const userId = dimension === 'member' ? directory.members.get(key)?.userId : key;
+  return (userId === undefined ? undefined : directory.users.get(userId)?.label) ?? key;
+}
+
+/**
+ * The keys hideEmptyRows false shows with zeros (docs/rules.md §6 Reports): every bucket of the
+ * period; the projects, users and members whose entries the caller could see in this report (an
+ * Administrator: the workspace's; a User: their own and those of the projects they administer),
+ * without archived ones unless shown, narrowed by the selections and the id filters. Under a project,
+ * users and members are the project's members; under a user or member, projects are theirs.
+ */
+function fillDomain(directory: Directory, spec: SelectionSpec, buckets: Map<TimeDimension, string[]>): TreeContext['domain'] {
+  const everything = spec.entries.all;
+  const me = spec.entries.all ? null : spec.entries.userId;
+  const administered = new Set<string>();
+  for (const member of directory.members.values()) if (member.userId === me && member.admin && !member.archived) administered.add(member.projectId);
+  const userAllowed = (userId: string) => {
+    const user = directory.users.get(userId);
+    return user !== undefined && (spec.showArchivedMembers || !user.archived) && spec.filters.userIds.every((ids) => ids.includes(userId));
+  };
+  const projectAllowed = (projectId: string) => {
+    const project = directory.projects.get(projectId);
+    return (
+      project !== undefined &&
+      (spec.showArchivedProjects || !project.archived) &&
+      (spec.selectedProjects === null || spec.selectedProjects.includes(projectId)) &&
+      spec.filters.projectIds.every(({ ids }) => ids.includes(projectId))
+    );
+  };
+  const members = [...directory.members.entries()].filter(
+    ([id, member]) =>
+      (everything || member.userId === me || administered.has(member.projectId)) &&
+      (spec.showArchivedMembers || !member.archived) &&
+      (spec.selectedProjectMembers === null || spec.selectedProjectMembers.includes(id)) &&
+      userAllowed(member.userId) &&
+      projectAllowed(member.projectId),
+  );
+  const usersOfProject = new Map<string, Set<string>>();
+  const projectsOfUser = new Map<string, Set<string>>();
+  for (const [, member] of members) {
+    if (!usersOfProject.has(member.projectId)) usersOfProject.set(member.projectId, new Set());
+    if (!projectsOfUser.has(member.userId)) projectsOfUser.set(member.userId, new Set());
+    usersOfProject.get(member.projectId)!.add(member.userId);
+    projectsOfUser.get(member.userId)!.add(member.projectId);
+  }
+  // Without every record in reach, or with members selected, only those the kept members lead to.
+  const narrowed = !everything || spec.selectedProjectMembers !== null;
+  const projects = [...directory.projects.keys()].filter((id) => projectAllowed(id) && (!narrowed || usersOfProject.has(id)));
+  const users = [...directory.users.keys()].filter(
+    (id) => userAllowed(id) && (!narrowed || projectsOfUser.has(id) || (id === me && spec.selectedProjectMembers === null)),
+  );
+  return (dimension, path) => {
+    if (isTimeDimension(dimension)) return buckets.get(dimension)!;
+    const project = path.get('project');
+    const user = path.get('user');
+    const member = path.has('member') ? directory.members.get(path.get('member') ?? '') : undefined;
+    switch (dimension) {
+      case 'project':
+        if (path.has('member')) return member === undefined ? [] : projects.filter((id) => id === member.projectId);
+        return user === undefined ? projects : projects.filter((id) => user !== null && projectsOfUser.get(user)?.has(id));
+      case 'user':
+        if (path.has('member')) return member === undefined ? [] : users.filter((id) => id === member.userId);
+        return project === undefined ? users : users.filter((id) => project !== null && usersOfProject.get(project)?.has(id));
+      case 'member':
+        return members
+          .filter(([, m]) => (project === undefined || m.projectId === project) && (user === undefined || m.userId === user))
+          .map(([id]) => id);
+    }
+  };
+}

@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { operation } from '../../http/schemas.js';
+import { MAX_FILLED_BUCKETS } from './engine/buckets.js';
+import { MAX_ROWS } from './engine/tree.js';
+import { summaryAnswer } from './run-formats.js';
+import { runAdHocReport, runSavedReport } from './run-service.js';
+import { ReportParams, ReportResult, ReportRunBody, ReportRunQuery } from './schemas.js';
+
+const TAG = 'Reports';
+
+/** The rules of a run, as docs/rules.md §6 Reports states them, for both operations' descriptions. */
+const RUN_RULES = [
+  'Period: custom uses start and end; today, yesterday, thisWeek, lastWeek, thisMonth, lastMonth, thisYear and lastYear are ' +
+    'resolved when the report runs, on the calendar of the report\'s time zone (the timeZone query, else the caller\'s preference, ' +
+    'else the organization\'s, else UTC); weeks are ISO weeks starting Monday. Instants before 0001-01-02 or after 9999-12-30 are left out.',
+  'Entries: closed activities whose startedAt is in [start, end), each counted whole, exactly those GET /activities shows the ' +
+    'caller (an Administrator: all; a User: their own and those on projects they administer). selectedProjects and ' +
+    'selectedProjectMembers (null: all) keep entries on those projects / of those memberships; unless showArchivedProjects, ' +
+    'entries on archived projects are left out; unless showArchivedMembers, entries of archived users and of archived ' +
+    'memberships are left out.',
+  'Filters (each object understood when every key is one of these, all applying together): {"billable": true|false}, ' +
+    '{"userIds": [ids]}, {"projectIds": [ids, null for no project]}, {"nameContains": "text"} (ASCII letters without regard ' +
+    'to case). Other objects are listed in ignoredFilters as sent and change nothing.',
+  'Rounding: when the organization\'s rounding is enabled, each entry\'s duration (whole seconds, milliseconds dropped) is ' +
+    'rounded to interval minutes (DOWN, UP, or NEAREST with a half interval going up) before summing; money uses the rounded time.',
+  'Money: revenue = rounded billable hours × the value of the entry\'s member\'s revenue rate whose [from, to) holds startedAt ' +
+    '(the member: the entry\'s user in its project); cost = rounded hours × the user\'s cost rate in force at startedAt; profit = ' +
+    'revenue − cost; per currency. Each leaf row\'s exact sum is rounded once to the currency\'s ISO 4217 minor unit (half away ' +
+    'from zero); parent rows and totals are the sums of their rounded children, so every total equals the sum of its rows. ' +
+    'Billable time with no revenue rate is unpricedBillableTime, time with no cost rate uncostedTime.',
+  'Who sees money: revenue needs revenue-rate access (an Administrator: every project; a project admin: the projects they ' +
+    'administer, other billable time then shows as revenueWithheldTime); cost and profit are Administrators\' only. Asking ' +
+    'for a metric one may read none of is 403 naming it.',
+  'Rows: a tree following dimensions (rows[].rows for the next, absent at the leaf). Keys: project, user or member id (null: ' +
+    'no project / no member), day 2026-07-01, ISO week 2026-W27, month 2026-07, each entry\'s day, week and month taken at its ' +
+    'own startedAt in the zone (right across DST changes). Order: days, weeks and months in time order; projects, users and ' +
+    'members by label without regard to case, then label, then id; no project / no member last. Every row carries entries ' +
+    '(count) and the asked metrics.',
+  `hideEmptyRows false fills every day, week or month of the period (at most ${MAX_FILLED_BUCKETS} of a dimension) and every ` +
+    'project, user and member whose entries the caller could see in this report (under a project: its members; under a user: ' +
+    `their projects) with zeros, at most ${MAX_ROWS} rows in all.`,
+].join(' ');
+
+const RUN_ERRORS = {
+  403: 'A metric the caller may read none of: revenue (neither an Administrator nor a project admin), cost or profit (not an Administrator); the detail names it',
+  422:
+    `Also: a \`timeZone\` that names no IANA zone; a \`format\` other than json ("format csv is not available yet"); hideEmptyRows ` +
+    `false with more than ${MAX_FILLED_BUCKETS} days, weeks or months, or more than ${MAX_ROWS} rows to fill`,
+};
+
+export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/reports/run',
+    {
+      config: { permission: 'reports:manage' },
+      schema: operation({
+        operationId: 'runReport',
+        tag: TAG,
+        summary: 'Run a report definition without saving it',
+        description: `Any user. The body of POST /reports, name optional. ${RUN_RULES}`,
+        querystring: ReportRunQuery,
+        body: ReportRunBody,
+        response: Type.Ref(ReportResult),
+        errors: {
+          ...RUN_ERRORS,
+          422: `${RUN_ERRORS[422]}; and, as for POST /reports, an \`end\` not after \`start\`, a \`name\` blank once trimmed, or an id in \`selectedProjects\` or \`selectedProjectMembers\` that names no project or project member of this workspace`,
+        },
+      }),
+    },
+    async (request) => {
+      const output = await runAdHocReport(app.db, request.actor, request.body, request.query);
+      return summaryAnswer(output.format, output.result);
+    },
+  );
+
+  app.get(
+    '/reports/:reportId/run',
+    {
+      config: { permission: 'reports:manage' },
+      schema: operation({
+        operationId: 'runSavedReport',
+        tag: TAG,
+        summary: 'Run one of the caller\'s saved reports',
+        description: `Reports are their owner's only: another user's report is 404 for everyone, administrators included. ${RUN_RULES}`,
+        params: ReportParams,
+        querystring: ReportRunQuery,
+        response: Type.Ref(ReportResult),
+        errors: RUN_ERRORS,
+      }),
+    },
+    async (request) => {
+      const output = await runSavedReport(app.db, request.actor, request.params.reportId, request.query);
+      return summaryAnswer(output.format, output.result);
+    },
+  );
+};
