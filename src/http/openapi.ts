@@ -105,6 +105,12 @@ const HEADERS = {
     description: '`no-store` on every answer to an authenticated caller, and on the one-time sign-in: none may be cached.',
     schema: { type: 'string', enum: ['no-store'] },
   },
+  ContentDisposition: {
+    description:
+      'On a file (a report as CSV, XLSX or PDF): `attachment` with its `filename` in ASCII (other characters `_`) and ' +
+      '`filename*` in UTF-8 (RFC 6266, RFC 8187).',
+    schema: { type: 'string' },
+  },
   Allow: {
     description: 'The methods the path takes, comma-separated.',
     required: true,
@@ -113,7 +119,7 @@ const HEADERS = {
 } as const;
 
 /** Operations that answer in pages (`limit` with `cursor` or `after`): their 200 may carry Link. */
-const PAGED_OPERATIONS = new Set(['listActivities', 'listChanges']);
+const PAGED_OPERATIONS = new Set(['listActivities', 'listChanges', 'getReportEntries', 'runReportEntries']);
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': headerRef('RateLimitLimit'),
@@ -129,7 +135,7 @@ interface DocOperation {
   tags?: string[];
   security?: unknown[];
   requestBody?: { content?: Record<string, { schema?: { $ref?: string } }> };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 }
 
 interface Doc {
@@ -176,6 +182,9 @@ export function completeDocument<T>(document: T): T {
         const noStore = authenticated ? status !== '401' && status !== '429' : NO_STORE_PUBLIC_OPERATIONS.has(op.operationId) && status === '200';
         if (noStore) headers['Cache-Control'] = headerRef('CacheControl');
         if (status === '200' && PAGED_OPERATIONS.has(op.operationId)) headers.Link = headerRef('Link');
+        if (Object.keys(response.content ?? {}).some((mediaType) => !mediaType.endsWith('json'))) {
+          headers['Content-Disposition'] = headerRef('ContentDisposition');
+        }
         response.headers = { ...response.headers, ...headers };
       }
     }

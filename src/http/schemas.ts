@@ -89,7 +89,15 @@ interface OperationSpec<P, Q, B, R> {
   errors?: Partial<Record<401 | 403 | 404 | 409 | 410 | 422 | 423, string>>;
   /** No bearer token needed. */
   public?: boolean;
+  /**
+   * Files the operation also answers with 200, by media type, each with what it holds (a report's
+   * `format=csv`): the 200 then lists JSON and each of these media types.
+   */
+  files?: Record<string, string>;
 }
+
+/** A file answered as it is (OpenAPI 3.0 binary), validated and serialized by nothing. */
+const FILE_SCHEMA = { type: 'string', format: 'binary' } as const;
 
 /**
  * Rules of every request value, beyond any one schema: quoted as the 422's `errors[].message` says them.
@@ -138,12 +146,24 @@ export function operation<
     summary: spec.summary,
     description: spec.description,
     ...(spec.public ? { security: [] } : {}),
-    response: { 200: spec.response, ...problems },
+    response: { 200: spec.files ? withFiles(spec.response, spec.files) : spec.response, ...problems },
   };
   if (spec.params) schema.params = spec.params;
   if (spec.querystring) schema.querystring = spec.querystring;
   if (spec.body) schema.body = spec.body;
   return schema as { params: P; querystring: Q; body: B; response: { 200: R } };
+}
+
+/** A 200 of JSON or files: Fastify serializes the JSON by its schema and sends a file's stream as it is. */
+function withFiles(json: TSchema, files: Record<string, string>) {
+  const descriptions = Object.entries(files).map(([mediaType, what]) => `${mediaType}: ${what}`);
+  return {
+    description: `JSON by default; ${descriptions.join('; ')}`,
+    content: {
+      'application/json': { schema: json },
+      ...Object.fromEntries(Object.keys(files).map((mediaType) => [mediaType, { schema: FILE_SCHEMA }])),
+    },
+  };
 }
 
 /** A string from a fixed list (OpenAPI 3.0 has no `const`, so not a union of literals). */

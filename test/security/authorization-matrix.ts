@@ -87,6 +87,8 @@ const TABLE: Row[] = [
   // Running reports: an ad-hoc definition, any user (answering what that caller may see); a saved one, its owner only
   ['POST /reports/run',                                                          401, 200, 200, 200, 200, 200, 401],
   ['GET /reports/{reportId}/run',                                                401, 200, 404, 404, 404, 404, 401],
+  // Detailed reports: likewise
+  ['GET /reports/{reportId}/entries',                                            401, 200, 404, 404, 404, 404, 401],
   // Requests (§5: read admin all, user own; create any user (on a project they can see); resolve admin)
   ['GET /requests',                                                              401, 200, 200, 200, 200, 200, 401],
   ['GET /requests/{requestId}',                                                  401, 200, 404, 404, 200, 404, 401],

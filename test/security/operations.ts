@@ -224,6 +224,7 @@ export const OPERATIONS: Record<string, Build> = {
     },
   }),
   'GET /reports/{reportId}/run': async (_h, w) => ({ params: { reportId: w.reportId } }),
+  'GET /reports/{reportId}/entries': async (_h, w) => ({ params: { reportId: w.reportId } }),
   'PUT /reports/{reportId}': async (_h, w) => ({ params: { reportId: w.reportId }, body: { name: `Report ${next()}`, pinned: true } }),
   'DELETE /reports/{reportId}': async (h, w) => ({
     params: {

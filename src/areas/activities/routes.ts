@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Empty, operation } from '../../http/schemas.js';
 import { sendRendered } from '../../http/json-answer.js';
+import { nextLink } from '../../http/pages.js';
 import { createActivity, deleteActivity, listActivities, updateActivity, visibleActivity } from './service.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
 
@@ -37,7 +38,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const listed = await listActivities(app.db, request.actor, request.query);
-      if (listed.next !== undefined) reply.header('link', `<${withCursor(request.url, listed.next)}>; rel="next"`);
+      if (listed.next !== undefined) reply.header('link', nextLink(request.url, listed.next));
       return sendRendered(reply, listed.entries);
     },
   );
@@ -140,11 +141,3 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
-
-/** The request's own path and query with the cursor of the next page (the Link of a full page; relative to the request). */
-function withCursor(url: string, cursor: string): string {
-  const at = url.indexOf('?');
-  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
-  query.set('cursor', cursor);
-  return `${at < 0 ? url : url.slice(0, at)}?${query.toString()}`;
-}

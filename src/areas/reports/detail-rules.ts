@@ -1,0 +1,178 @@
+import { minorUnitsOf } from '../../lib/currencies.js';
+import type { DetailedEntry } from './detail-schemas.js';
+import { offsetSegments } from './engine/buckets.js';
+import { decimalOf } from './engine/money.js';
+import type { ReportEntry } from './engine/selection.js';
+import type { Cell, ExportColumn } from './exports/table.js';
+
+/*
+ * The detailed report's rules (docs/rules.md §6 Reports, "Detailed report"): what an entry shows,
+ * its money, and its row in an export. Amounts are rounded per entry, to the currency's minor unit
+ * (half away from zero), and the totals of an export are the sums of its rows.
+ */
+
+/** Which money the caller sees: revenue when asked for and readable (per entry), cost when asked for (administrators only). */
+export interface MoneyShown {
+  revenue: boolean;
+  cost: boolean;
+}
+
+/** The names entries carry, from the workspace's directory. */
+export interface Names {
+  user(userId: string): string;
+  project(projectId: string): string;
+}
+
+/** An amount of `seconds` at `value` an hour, in minor units of the currency, rounded half away from zero (values are never negative). */
+export function minorAmount(seconds: number, value: number, currency: string): number {
+  const rate = decimalOf(value);
+  const scaled = BigInt(seconds) * rate.numerator * 10n ** BigInt(minorUnitsOf(currency));
+  const divisor = 3600n * rate.denominator;
+  return Number((2n * scaled + divisor) / (2n * divisor));
+}
+
+export const majorOf = (minor: number, currency: string): number => minor / 10 ** minorUnitsOf(currency);
+
+/** The revenue of an entry in minor units: billable time at its member's rate; none without a rate or when not billable. */
+const revenueMinor = (entry: ReportEntry) =>
+  entry.billable && entry.revenueRate ? minorAmount(entry.roundedDuration, entry.revenueRate.value, entry.revenueRate.currency) : null;
+
+const costMinor = (entry: ReportEntry) => (entry.costRate ? minorAmount(entry.roundedDuration, entry.costRate.value, entry.costRate.currency) : null);
+
+const rateJson = (rate: ReportEntry['revenueRate']) => (rate ? { currency: rate.currency, value: rate.value } : null);
+
+const amountJson = (minor: number | null, rate: ReportEntry['revenueRate']) =>
+  minor === null || rate === null ? {} : { [rate.currency]: majorOf(minor, rate.currency) };
+
+/** An entry as the JSON of a detailed report shows it to this caller. */
+export function detailedEntry(entry: ReportEntry, names: Names, money: MoneyShown): DetailedEntry {
+  const out: DetailedEntry = {
+    id: entry.id,
+    name: entry.name,
+    startedAt: entry.startedAt,
+    endedAt: entry.endedAt,
+    billable: entry.billable,
+    user: { id: entry.userId, name: names.user(entry.userId) },
+    project: entry.projectId === null ? null : { id: entry.projectId, name: names.project(entry.projectId) },
+    duration: entry.roundedDuration,
+    rawDuration: entry.duration,
+  };
+  if (money.revenue && entry.revenueReadable) {
+    out.revenueRate = rateJson(entry.revenueRate);
+    out.revenue = amountJson(revenueMinor(entry), entry.revenueRate);
+  }
+  if (money.cost) {
+    out.costRate = rateJson(entry.costRate);
+    out.cost = amountJson(costMinor(entry), entry.costRate);
+  }
+  return out;
+}
+
+/** Wall-clock times of instants in a zone, over a period: each instant takes the offset of its own side of a DST change. */
+export function wallClock(zone: string, start: string, end: string): (instant: string) => string {
+  const segments = offsetSegments(zone, Date.parse(start), Date.parse(end) + 32 * 86_400_000);
+  return (instant) => {
+    const ms = Date.parse(instant);
+    let offset = segments[0].offsetSeconds;
+    for (let i = segments.length - 1; i > 0; i--) {
+      if (ms >= segments[i].from) {
+        offset = segments[i].offsetSeconds;
+        break;
+      }
+    }
+    return new Date(ms + offset * 1000).toISOString().slice(0, 19);
+  };
+}
+
+/** A column's label: the report's override for its key when overrides are enabled, else its own. */
+export type Labeller = (key: string, label: string) => string;
+
+/** The detailed report's columns: one rate and one amount column per currency of the rates in the period. */
+export function detailColumns(label: Labeller, currencies: { revenue: string[] | null; cost: string[] | null }): ExportColumn[] {
+  const column = (key: string, own: string, kind: ExportColumn['kind'], currency?: string): ExportColumn => ({
+    key,
+    label: label(key, own),
+    kind,
+    ...(currency ? { currency } : {}),
+  });
+  return [
+    column('user', 'User', 'text'),
+    column('project', 'Project', 'text'),
+    column('name', 'Description', 'text'),
+    column('billable', 'Billable', 'boolean'),
+    column('date', 'Date', 'date'),
+    column('startedAt', 'Start', 'dateTime'),
+    column('endedAt', 'End', 'dateTime'),
+    column('duration', 'Duration', 'duration'),
+    column('rawDuration', 'Raw duration', 'duration'),
+    ...(currencies.revenue ?? []).flatMap((currency) => [
+      column('revenueRate', 'Revenue rate', 'rate', currency),
+      column('revenue', 'Revenue', 'money', currency),
+    ]),
+    ...(currencies.cost ?? []).flatMap((currency) => [column('costRate', 'Cost rate', 'rate', currency), column('cost', 'Cost', 'money', currency)]),
+  ];
+}
+
+/**
+ * The rows of a detailed export and their totals: each entry's cells in the columns' order, its
+ * amounts summed per currency as they are written (so the totals row is the sum of the rows).
+ */
+export function detailRowWriter(columns: ExportColumn[], names: Names, money: MoneyShown, local: (instant: string) => string) {
+  const sums = new Map<string, number>();
+  let duration = 0;
+  let rawDuration = 0;
+  /** An amount written in a row, added to its column's total. */
+  const counted = (key: string, currency: string, minor: number) => {
+    sums.set(`${key} ${currency}`, (sums.get(`${key} ${currency}`) ?? 0) + minor);
+    return majorOf(minor, currency);
+  };
+  const row = (entry: ReportEntry): Cell[] => {
+    duration += entry.roundedDuration;
+    rawDuration += entry.duration;
+    const revenue = money.revenue && entry.revenueReadable ? revenueMinor(entry) : null;
+    const cost = money.cost ? costMinor(entry) : null;
+    const started = local(entry.startedAt);
+    const { revenueRate, costRate } = entry;
+    return columns.map((column): Cell => {
+      switch (column.key) {
+        case 'user':
+          return names.user(entry.userId);
+        case 'project':
+          return entry.projectId === null ? null : names.project(entry.projectId);
+        case 'name':
+          return entry.name;
+        case 'billable':
+          return entry.billable;
+        case 'date':
+          return started.slice(0, 10);
+        case 'startedAt':
+          return started;
+        case 'endedAt':
+          return local(entry.endedAt);
+        case 'duration':
+          return entry.roundedDuration;
+        case 'rawDuration':
+          return entry.duration;
+        case 'revenueRate':
+          return money.revenue && entry.revenueReadable && revenueRate !== null && revenueRate.currency === column.currency ? revenueRate.value : null;
+        case 'revenue':
+          return revenue === null || revenueRate === null || revenueRate.currency !== column.currency ? null : counted(column.key, revenueRate.currency, revenue);
+        case 'costRate':
+          return money.cost && costRate !== null && costRate.currency === column.currency ? costRate.value : null;
+        case 'cost':
+          return cost === null || costRate === null || costRate.currency !== column.currency ? null : counted(column.key, costRate.currency, cost);
+        default:
+          return null;
+      }
+    });
+  };
+  const totals = (): Cell[] =>
+    columns.map((column, i): Cell => {
+      if (i === 0) return 'Total';
+      if (column.key === 'duration') return duration;
+      if (column.key === 'rawDuration') return rawDuration;
+      if (column.kind === 'money') return majorOf(sums.get(`${column.key} ${column.currency}`) ?? 0, column.currency!);
+      return null;
+    });
+  return { row, totals };
+}

@@ -1,0 +1,146 @@
+import { sql } from 'kysely';
+import { dialectOf, type Db } from '../../db/database.js';
+import type { Actor } from '../../domain/actor.js';
+import { invalid } from '../../domain/errors.js';
+import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
+import { toDbBool } from '../../db/values.js';
+import { cursorOf, keyOfCursor, type ListKey } from '../activities/index.js';
+import { detailColumns, detailedEntry, detailRowWriter, wallClock, type MoneyShown, type Names } from './detail-rules.js';
+import { DEFAULT_DETAIL_PAGE, type DetailedReport, type DetailFormat, type DetailQuery } from './detail-schemas.js';
+import { readDirectory } from './engine/directory.js';
+import { prepareReportRun, type ReportRun, type RunDefinition } from './engine/run.js';
+import { reportEntriesPage, type ReportEntry } from './engine/selection.js';
+import { exportFileName } from './exports/disposition.js';
+import type { ExportTable } from './exports/table.js';
+import { labeller } from './exports/labels.js';
+
+/** A detailed report's answer: a JSON page (with the cursor of the next one), or the whole report as a file. */
+export type DetailAnswer =
+  | { format: 'json'; page: DetailedReport; next?: string }
+  | { format: Exclude<DetailFormat, 'json'>; table: ExportTable; fileName: string };
+
+/** Entries read by one statement of an export: a long one reads piece after piece, each an index range after the last key. */
+export const DETAIL_PIECE = 2_000;
+
+/**
+ * The detailed report of a definition (docs/rules.md §6 Reports, "Detailed report"): the entries the
+ * summary counts, for this caller, as a JSON page or as a CSV or XLSX file of every entry.
+ */
+export async function detailedReport(db: Db, actor: Actor, definition: RunDefinition, name: string | undefined, query: DetailQuery): Promise<DetailAnswer> {
+  const format = query.format ?? 'json';
+  if (format !== 'json') {
+    if (query.limit !== undefined) throw invalid('/query/limit', 'applies to format json only: a file holds every entry');
+    if (query.cursor !== undefined) throw invalid('/query/cursor', 'applies to format json only: a file holds every entry');
+  }
+  const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
+  if (query.cursor !== undefined && after === undefined) throw invalid('/query/cursor', 'is not a cursor of this report: use the link of a page');
+  const run = await prepareReportRun(db, actor, definition, query.timeZone);
+  const names = namesOf(await readDirectory(db, actor.organizationId));
+  const money: MoneyShown = {
+    revenue: run.spec.revenue !== null,
+    cost: definition.metrics.includes('cost') || definition.metrics.includes('profit'),
+  };
+  if (format === 'json') return page(db, run, names, money, { after, limit: query.limit === undefined ? DEFAULT_DETAIL_PAGE : Number(query.limit) });
+  const currencies = {
+    revenue: money.revenue ? await revenueCurrencies(db, actor, run) : null,
+    cost: money.cost ? await costCurrencies(db, run) : null,
+  };
+  const columns = detailColumns(labeller(definition), currencies);
+  const writer = detailRowWriter(columns, names, money, wallClock(run.timeZone, run.period.start, run.period.end));
+  const table: ExportTable = {
+    title: name ?? 'Detailed report',
+    period: { name: definition.period, ...run.period },
+    timeZone: run.timeZone,
+    columns,
+    rows: mapped(everyEntry(db, run), writer.row),
+    totals: writer.totals,
+  };
+  const firstDay = wallClock(run.timeZone, run.period.start, run.period.start)(run.period.start).slice(0, 10);
+  return { format, table, fileName: exportFileName(name ?? 'report', `${firstDay} entries`, format) };
+}
+
+function namesOf(directory: Awaited<ReturnType<typeof readDirectory>>): Names {
+  return {
+    user: (userId) => directory.users.get(userId)?.label ?? userId,
+    project: (projectId) => directory.projects.get(projectId)?.name ?? projectId,
+  };
+}
+
+async function page(db: Db, run: ReportRun, names: Names, money: MoneyShown, at: { after?: ListKey; limit: number }): Promise<DetailAnswer> {
+  // One more than the page: a next page exists only when it does.
+  const entries = await reportEntriesPage(db, run.spec, { after: at.after, limit: at.limit + 1 });
+  const more = entries.length > at.limit;
+  const shown = more ? entries.slice(0, at.limit) : entries;
+  const last = shown[shown.length - 1];
+  return {
+    format: 'json',
+    page: {
+      period: run.definition.period,
+      start: run.period.start,
+      end: run.period.end,
+      timeZone: run.timeZone,
+      rounding: run.rounding,
+      ignoredFilters: run.ignoredFilters,
+      entries: shown.map((entry) => detailedEntry(entry, names, money)),
+    },
+    ...(more ? { next: cursorOf({ startedAt: last.startedAt, id: last.id }) } : {}),
+  };
+}
+
+async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
+}
+
+/**
+ * Every entry of the run, piece after piece as the client takes the file. PostgreSQL reads every piece
+ * from one REPEATABLE READ snapshot, held until the last piece or until the answer is abandoned (the
+ * generator's return rolls it back). SQLite, whose one connection serves every request, reads each
+ * piece on its own: an entry changed while a long export is read may be missed or show its new values.
+ */
+async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> {
+  if (dialectOf(db) === 'sqlite' || db.isTransaction) {
+    yield* pieces(db, run);
+    return;
+  }
+  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
+  let ended = false;
+  try {
+    yield* pieces(trx, run);
+    ended = true;
+    await trx.commit().execute();
+  } finally {
+    if (!ended) await trx.rollback().execute();
+  }
+}
+
+async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> {
+  let after: ListKey | undefined;
+  for (;;) {
+    const entries = await reportEntriesPage(db, run.spec, { after, limit: DETAIL_PIECE });
+    yield* entries;
+    if (entries.length < DETAIL_PIECE) return;
+    const last = entries[entries.length - 1];
+    after = { startedAt: last.startedAt, id: last.id };
+  }
+}
+
+/** Rates of the period: from before its end, to after its start (or open). */
+const overlapping = (run: ReportRun) => sql`from_at < ${run.period.end} and (to_at is null or to_at > ${run.period.start})`;
+
+/** The currencies of the revenue rates the caller may read in the period: one rate and one amount column each. */
+async function revenueCurrencies(db: Db, actor: Actor, run: ReportRun): Promise<string[]> {
+  const scope = run.spec.revenue;
+  const administered =
+    scope === null || scope.all
+      ? sql``
+      : sql` and project_id in (select project_id from project_members where user_id = ${actor.userId} and role = ${PROJECT_ADMIN_ROLE} and archived = ${toDbBool(false)} and organization_id = ${actor.organizationId})`;
+  const { rows } = await sql<{ currency: string }>`select distinct currency from revenue_rates where organization_id = ${actor.organizationId}
+    and ${overlapping(run)}${administered} order by currency`.execute(db);
+  return rows.map((row) => row.currency);
+}
+
+async function costCurrencies(db: Db, run: ReportRun): Promise<string[]> {
+  const { rows } = await sql<{ currency: string }>`select distinct currency from cost_rates where organization_id = ${run.spec.organizationId}
+    and ${overlapping(run)} order by currency`.execute(db);
+  return rows.map((row) => row.currency);
+}

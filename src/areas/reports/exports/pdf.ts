@@ -1,0 +1,151 @@
+import type { Readable } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import { hoursMinutes, minorDigits, rowsOf, type Cell, type ExportColumn, type ExportTable } from './table.js';
+
+/*
+ * The PDF of a summary (docs/rules.md §6 Report exports): A4 landscape with the title, the period and
+ * its time zone, a bar chart of the first dimension, then the table (its header repeated on every
+ * page) and its totals, and "Page n of m" at the foot of each page. Text is set in the PDF's standard
+ * Helvetica, whose characters are those of Windows-1252: any other character is printed as `?`.
+ */
+
+export const PDF_TYPE = 'application/pdf';
+
+const MARGIN = 36;
+const ROW_HEIGHT = 16;
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const BAR_COLOR = '#3b6fb6';
+/** Bars drawn at most; the chart names how many it leaves out. */
+const MAX_BARS = 20;
+
+/** Windows-1252's characters beyond Latin-1 (its 0x80–0x9F). */
+const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+const printable = (text: string): string =>
+  [...text].map((c) => (c === '\t' || c === '\n' || c === '\r' ? ' ' : (c >= ' ' && c <= '~') || (c >= '\u00a0' && c <= '\u00ff') || CP1252_EXTRA.has(c) ? c : '?')).join('');
+
+const amount = (value: number, currency: string, digits = minorDigits(currency)) =>
+  `${value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, 4) })} ${currency}`;
+
+function cellText(column: ExportColumn, cell: Cell): string {
+  if (cell === null || cell === undefined) return '';
+  switch (column.kind) {
+    case 'duration':
+      return hoursMinutes(Number(cell));
+    case 'money':
+      return amount(Number(cell), column.currency ?? 'XXX');
+    case 'rate':
+      return amount(Number(cell), column.currency ?? 'XXX', 2);
+    case 'count':
+      return Number(cell).toLocaleString('en-US');
+    case 'boolean':
+      return cell ? 'yes' : 'no';
+    case 'dateTime':
+      return String(cell).replace('T', ' ').slice(0, 16);
+    default:
+      return printable(String(cell));
+  }
+}
+
+const header = (column: ExportColumn): string =>
+  printable((column.kind === 'money' || column.kind === 'rate') && column.currency ? `${column.label} (${column.currency})` : column.label);
+
+const numeric = (column: ExportColumn) => column.kind !== 'text' && column.kind !== 'date' && column.kind !== 'dateTime' && column.kind !== 'boolean';
+
+/** A wall-clock time of an instant in the zone, `YYYY-MM-DD HH:MM`. */
+function local(instant: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+/** The PDF as a stream. The document is laid out whole before its first byte (its pages are numbered "n of m"). */
+export function pdfStream(table: ExportTable): Readable {
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, bufferPages: true, info: { Title: printable(table.title) } });
+  lay(doc, table).then(
+    () => doc.end(),
+    (error: unknown) => doc.destroy(error as Error),
+  );
+  return doc;
+}
+
+async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
+  const width = doc.page.width - 2 * MARGIN;
+  doc.font(BOLD).fontSize(18).text(printable(table.title), MARGIN, MARGIN, { width });
+  doc.moveDown(0.3);
+  doc.font(FONT).fontSize(10);
+  doc.text(`Period: ${table.period.name}, ${local(table.period.start, table.timeZone)} to ${local(table.period.end, table.timeZone)}`);
+  doc.text(`Time zone: ${table.timeZone}`);
+  doc.moveDown(0.8);
+  if (table.chart && table.chart.bars.length > 0) chart(doc, table.chart, width);
+
+  const widths = columnWidths(table.columns, width);
+  const drawRow = (texts: string[], bold: boolean) => {
+    if (doc.y + ROW_HEIGHT > doc.page.height - MARGIN - ROW_HEIGHT) {
+      doc.addPage();
+      drawRow(table.columns.map(header), true);
+    }
+    const y = doc.y;
+    let x = MARGIN;
+    doc.font(bold ? BOLD : FONT).fontSize(9);
+    texts.forEach((text, i) => {
+      doc.text(text, x + 2, y + 4, { width: widths[i] - 4, height: ROW_HEIGHT - 4, lineBreak: false, ellipsis: true, align: numeric(table.columns[i]) ? 'right' : 'left' });
+      x += widths[i];
+    });
+    doc.moveTo(MARGIN, y + ROW_HEIGHT).lineTo(MARGIN + width, y + ROW_HEIGHT).lineWidth(0.3).strokeColor('#bbbbbb').stroke();
+    doc.x = MARGIN;
+    doc.y = y + ROW_HEIGHT;
+  };
+  drawRow(table.columns.map(header), true);
+  for await (const cells of rowsOf(table.rows)) drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+  if (table.totals) {
+    const totals = table.totals();
+    drawRow(table.columns.map((column, i) => cellText(column, totals[i] ?? null)), true);
+  }
+
+  const pages = doc.bufferedPageRange();
+  for (let i = 0; i < pages.count; i++) {
+    doc.switchToPage(pages.start + i);
+    doc.font(FONT).fontSize(8).fillColor('#555555');
+    doc.text(`Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, { width, align: 'right', lineBreak: false });
+  }
+}
+
+/** Text columns share what the others leave, each other column gets a fixed width. */
+function columnWidths(columns: ExportColumn[], width: number): number[] {
+  const fixed = (column: ExportColumn) => (column.kind === 'dateTime' ? 90 : column.kind === 'money' || column.kind === 'rate' ? 90 : column.kind === 'text' ? 0 : 62);
+  const taken = columns.reduce((sum, column) => sum + fixed(column), 0);
+  const texts = columns.filter((column) => fixed(column) === 0).length;
+  const each = texts > 0 ? Math.max(60, (width - taken) / texts) : 0;
+  const widths = columns.map((column) => fixed(column) || each);
+  const scale = Math.min(1, width / widths.reduce((sum, w) => sum + w, 0));
+  return widths.map((w) => w * scale);
+}
+
+function chart(doc: PDFKit.PDFDocument, spec: NonNullable<ExportTable['chart']>, width: number): void {
+  const bars = spec.bars.slice(0, MAX_BARS);
+  const labelWidth = Math.min(200, width * 0.3);
+  const valueWidth = 110;
+  const barArea = width - labelWidth - valueWidth;
+  const max = Math.max(...bars.map((bar) => bar.value), 0);
+  const format = (value: number) =>
+    spec.kind === 'duration' ? hoursMinutes(value) : spec.kind === 'money' ? amount(value, spec.currency ?? 'XXX') : value.toLocaleString('en-US');
+  doc.font(BOLD).fontSize(11).fillColor('black').text(printable(spec.title), MARGIN, doc.y);
+  doc.moveDown(0.3);
+  for (const bar of bars) {
+    const y = doc.y;
+    doc.font(FONT).fontSize(9).fillColor('black');
+    doc.text(printable(bar.label), MARGIN, y + 2, { width: labelWidth - 6, height: 12, lineBreak: false, ellipsis: true });
+    const length = max > 0 ? Math.max(0, (bar.value / max) * barArea) : 0;
+    if (length > 0) doc.rect(MARGIN + labelWidth, y + 2, length, 10).fill(BAR_COLOR);
+    doc.fillColor('black').text(format(bar.value), MARGIN + labelWidth + length + 4, y + 2, { width: valueWidth, lineBreak: false });
+    doc.x = MARGIN;
+    doc.y = y + 14;
+  }
+  if (spec.bars.length > bars.length) doc.font(FONT).fontSize(8).text(`… and ${spec.bars.length - bars.length} more`, MARGIN, doc.y);
+  doc.moveDown(1);
+  doc.fillColor('black');
+}

@@ -1,0 +1,159 @@
+import { expect, it } from 'vitest';
+import { make } from '../support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
+
+/*
+ * The detailed report (docs/rules.md §6 Reports, "Detailed report"): every entry of a report with its
+ * user, project, rounded and raw duration, and the money the caller may read, in pages.
+ */
+
+const JULY = { period: 'custom', start: '2026-07-01T00:00:00Z', end: '2026-08-01T00:00:00Z' };
+
+interface World {
+  ws: TestWorkspace;
+  alice: TestUser;
+  bob: TestUser;
+  alpha: string;
+  beta: string;
+}
+
+/**
+ * Alice (User) and Bob (User, project admin of Alpha) in two billable projects; revenue rates for every
+ * membership (Bob's on Alpha in USD), a cost rate for Alice only; rounding to 15 minutes, NEAREST.
+ */
+async function world(h: Harness): Promise<World> {
+  const ws = await h.workspace();
+  const alice = await make.user(h, ws, { name: 'Alice' });
+  const bob = await make.user(h, ws, { name: 'Bob' });
+  const alpha = await make.project(h, ws, { name: 'Alpha', billable: true });
+  const beta = await make.project(h, ws, { name: 'Beta', billable: true });
+  const aliceAlpha = await make.member(h, ws, { project: alpha, user: alice });
+  const bobAlpha = await make.member(h, ws, { project: alpha, user: bob, role: 'Administrator' });
+  const aliceBeta = await make.member(h, ws, { project: beta, user: alice });
+  const bobBeta = await make.member(h, ws, { project: beta, user: bob });
+  await make.revenueRate(h, ws, { project: alpha, member: aliceAlpha, value: 100 });
+  await make.revenueRate(h, ws, { project: alpha, member: bobAlpha, value: 50, currency: 'USD' });
+  await make.revenueRate(h, ws, { project: beta, member: aliceBeta, value: 80 });
+  await make.revenueRate(h, ws, { project: beta, member: bobBeta, value: 60 });
+  await make.costRate(h, ws, { user: alice, value: 40 });
+  await ok(as(h, ws).put('/api/organization', { rounding: { enabled: true, interval: 15, mode: 'NEAREST' } }));
+  const at = (day: string, from: string, to: string) => ({ startedAt: `2026-07-${day}T${from}Z`, endedAt: `2026-07-${day}T${to}Z` });
+  await make.activity(h, ws, { owner: alice, project: alpha, name: '=SUM(A1:A9)', ...at('01', '09:00:00', '10:30:00') });
+  await make.activity(h, ws, { owner: alice, project: beta, name: 'a, "quoted"\nline', ...at('02', '09:00:00', '09:07:30') });
+  await make.activity(h, ws, { owner: bob, project: alpha, name: '+cmd', ...at('03', '10:00:00', '12:00:00') });
+  await make.activity(h, ws, { owner: bob, project: beta, name: '@at', ...at('04', '10:00:00', '11:00:00') });
+  await make.activity(h, ws, { name: '-minus', ...at('05', '08:00:00', '08:45:00') });
+  // Outside the period, and a running timer: never in the report.
+  await make.activity(h, ws, { owner: alice, project: alpha, name: 'June', startedAt: '2026-06-30T23:00:00Z', endedAt: '2026-07-01T01:00:00Z' });
+  await make.timer(h, ws, { owner: bob, startedAt: '2026-07-10T09:00:00Z' });
+  return { ws, alice, bob, alpha: alpha.id, beta: beta.id };
+}
+
+const report = (metrics: string[], extra: Record<string, unknown> = {}) => ({ name: 'July', ...JULY, dimensions: ['project'], metrics, ...extra });
+
+describeEachStore('Detailed report', (h) => {
+  it('lists every entry of the period with user, project, rounded and raw duration, rates and money, in startedAt order', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, report(['time', 'revenue', 'cost']));
+    const res = await as(h, w.ws).get(`/api/reports/${saved.id}/entries?timeZone=UTC`);
+    expect(res.status).toBe(200);
+    expect(res.headers.link).toBeUndefined();
+    expect(res.body).toMatchObject({
+      period: 'custom',
+      start: '2026-07-01T00:00:00.000Z',
+      end: '2026-08-01T00:00:00.000Z',
+      timeZone: 'UTC',
+      rounding: { enabled: true, interval: 15, mode: 'NEAREST' },
+      ignoredFilters: [],
+    });
+    const entries = res.body.entries;
+    expect(entries.map((e: any) => e.name)).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus']);
+    expect(entries[0]).toEqual({
+      id: expect.any(String),
+      name: '=SUM(A1:A9)',
+      startedAt: '2026-07-01T09:00:00.000Z',
+      endedAt: '2026-07-01T10:30:00.000Z',
+      billable: true,
+      user: { id: w.alice.userId, name: 'Alice' },
+      project: { id: w.alpha, name: 'Alpha' },
+      duration: 5400,
+      rawDuration: 5400,
+      revenueRate: { currency: 'EUR', value: 100 },
+      revenue: { EUR: 150 },
+      costRate: { currency: 'EUR', value: 40 },
+      cost: { EUR: 60 },
+    });
+    // 7 min 30 s rounds to 15 minutes (NEAREST, half up) before any money is computed.
+    expect(entries[1]).toMatchObject({ duration: 900, rawDuration: 450, revenue: { EUR: 20 }, cost: { EUR: 10 } });
+    // No cost rate: the cost is empty, never a silent zero.
+    expect(entries[2]).toMatchObject({ revenueRate: { currency: 'USD', value: 50 }, revenue: { USD: 100 }, costRate: null, cost: {} });
+    expect(entries[4]).toMatchObject({ project: null, billable: false, revenueRate: null, revenue: {}, costRate: null, cost: {} });
+  });
+
+  it('answers in pages: limit entries, a Link to the next page with an opaque cursor, none after the last', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, report(['time']));
+    const seen: string[] = [];
+    let url: string | undefined = `/api/reports/${saved.id}/entries?limit=2&timeZone=UTC`;
+    const sizes: number[] = [];
+    while (url !== undefined) {
+      const res = await as(h, w.ws).get(url);
+      expect(res.status).toBe(200);
+      sizes.push(res.body.entries.length);
+      seen.push(...res.body.entries.map((e: any) => e.name));
+      const link = res.headers.link as string | undefined;
+      if (link !== undefined) expect(link).toMatch(/^<\/api\/reports\/[^>]+\/entries\?limit=2&timeZone=UTC&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
+      url = link === undefined ? undefined : /^<([^>]+)>/.exec(link)![1];
+    }
+    expect(sizes).toEqual([2, 2, 1]);
+    expect(seen).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus']);
+  });
+
+  it('a cursor no page gave is 422 at /query/cursor; limit or cursor with a file format is 422', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, report(['time']));
+    const bad = await as(h, w.ws).get(`/api/reports/${saved.id}/entries?cursor=bm90LWEtY3Vyc29y`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].pointer).toBe('/query/cursor');
+    const csvPage = await as(h, w.ws).get(`/api/reports/${saved.id}/entries?format=csv&limit=2`);
+    expect(csvPage.status).toBe(422);
+    expect(csvPage.body.errors[0]).toEqual({ pointer: '/query/limit', message: 'applies to format json only: a file holds every entry' });
+  });
+
+  it('a project admin sees their own entries and those of projects they administer, with revenue only on those projects', async () => {
+    const w = await world(h);
+    const mine = await make.report(h, w.ws, { owner: w.bob, ...report(['time', 'revenue']) });
+    const res = await as(h, w.ws, w.bob).get(`/api/reports/${mine.id}/entries`);
+    expect(res.status).toBe(200);
+    const entries = res.body.entries;
+    expect(entries.map((e: any) => e.name)).toEqual(['=SUM(A1:A9)', '+cmd', '@at']);
+    expect(entries[0]).toMatchObject({ revenueRate: { currency: 'EUR', value: 100 }, revenue: { EUR: 150 } });
+    expect(entries[1]).toMatchObject({ revenue: { USD: 100 } });
+    // Beta is not Bob's to administer: his own entry there carries no revenue; nobody's carries cost.
+    expect(entries[2]).not.toHaveProperty('revenue');
+    expect(entries[2]).not.toHaveProperty('revenueRate');
+    for (const entry of entries) expect(entry).not.toHaveProperty('cost');
+  });
+
+  it('a User sees their own entries without money; asking for cost is 403 naming the metric', async () => {
+    const w = await world(h);
+    const plain = await make.report(h, w.ws, { owner: w.alice, ...report(['time']) });
+    const res = await as(h, w.ws, w.alice).get(`/api/reports/${plain.id}/entries`);
+    expect(res.status).toBe(200);
+    expect(res.body.entries.map((e: any) => [e.name, Object.keys(e).includes('revenue') || Object.keys(e).includes('cost')])).toEqual([
+      ['=SUM(A1:A9)', false],
+      ['a, "quoted"\nline', false],
+    ]);
+    const costly = await make.report(h, w.ws, { owner: w.alice, ...report(['time', 'cost']) });
+    const denied = await as(h, w.ws, w.alice).get(`/api/reports/${costly.id}/entries`);
+    expect(denied.status).toBe(403);
+    expect(denied.body.detail).toMatch(/cost/);
+  });
+
+  it('another user\'s saved report is 404, administrators included', async () => {
+    const w = await world(h);
+    const alices = await make.report(h, w.ws, { owner: w.alice, ...report(['time']) });
+    expect((await as(h, w.ws).get(`/api/reports/${alices.id}/entries`)).status).toBe(404);
+    expect((await as(h, w.ws, w.bob).get(`/api/reports/${alices.id}/entries`)).status).toBe(404);
+  });
+});
