@@ -121,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  for (const area of areas) if (area.pages) await app.register(area.pages);
 
   await app.ready();
   return app;
