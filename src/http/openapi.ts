@@ -25,9 +25,12 @@ Decisions this document records where the API reference is silent:
 - **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.
 - **Permissions**: each operation's \`x-permission\` names the permission it needs. A role that holds it in no scope
   is 403 before the body is read; otherwise the record decides (own, project member, project admin, all).
-- **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h).
+- **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h,
+  ended after 2 idle hours), sent as \`Authorization: Bearer\` or, from a browser, as the cookie
+  \`timetrack_access_token\` that every sign-in sets (then a write needs the workspace's own \`Origin\`: CSRF).
   Only their SHA-256 digests are stored, and no token is ever logged (not even one sent in a URL). The one copy
-  of a secret at rest is a support sign-in link in the outbox, kept as the message to deliver: single-use, one hour.
+  of a secret at rest is a mailed one-time link in the outbox, kept only while it can be used. Passwords are
+  stored as Argon2id digests only.
 - **Hosts**: only the one \`Host\` header selects the workspace. X-Forwarded-Host, Forwarded and the like never do;
   two Host headers, or an absolute-form request line (\`GET http://b.example.com/api/…\`) naming another host
   than Host, select none (404 \`workspace-not-found\`). Links the service writes come from PUBLIC_URL.
