@@ -18,6 +18,7 @@ import { decorateBearer } from './http/bearer.js';
 import { heavyListings } from './http/heavy-listings.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
+import { cookies } from './http/session-cookie.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
 
 declare module 'fastify' {
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(health);
 
   decorateBearer(app);
+  await app.register(cookies);
   await app.register(rateLimits);
   await app.register(identityCaches);
   // Before routing: a request to an unknown /api path (answered by the not-found handler, outside the
@@ -124,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  for (const area of areas) if (area.pages) await app.register(area.pages);
 
   await app.ready();
   return app;

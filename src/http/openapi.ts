@@ -26,9 +26,12 @@ Decisions this document records where the API reference is silent:
 - **Units**: \`rounding.interval\` minutes, \`lockingTimesheets.unlockDuration\` hours, \`taxRate\` percent 0–100.
 - **Permissions**: each operation's \`x-permission\` names the permission it needs. A role that holds it in no scope
   is 403 before the body is read; otherwise the record decides (own, project member, project admin, all).
-- **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h).
+- **Tokens**: API keys (\`ttk_…\`, per user and workspace) or session access tokens (\`tts_…\`, per account, 12 h,
+  ended after 2 idle hours), sent as \`Authorization: Bearer\` or, from a browser, as the cookie
+  \`timetrack_access_token\` that every sign-in sets (then a write needs the workspace's own \`Origin\`: CSRF).
   Only their SHA-256 digests are stored, and no token is ever logged (not even one sent in a URL). The one copy
-  of a secret at rest is a support sign-in link in the outbox, kept as the message to deliver: single-use, one hour.
+  of a secret at rest is a mailed one-time link in the outbox, kept only while it can be used. Passwords are
+  stored as Argon2id digests only.
 - **Hosts**: only the one \`Host\` header selects the workspace. X-Forwarded-Host, Forwarded and the like never do;
   two Host headers, or an absolute-form request line (\`GET http://b.example.com/api/…\`) naming another host
   than Host, select none (404 \`workspace-not-found\`). Links the service writes come from PUBLIC_URL.
@@ -46,6 +49,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Workspace:
     'The workspace of the host: its organization and settings, the caller\'s auth snapshot, the workspaces of the ' +
     'caller\'s account, and the one-time support sign-in.',
+  'Sign-in': 'How people get in (docs/rules.md §7): mailed one-time links, passwords, browser sessions and their ' +
+    'cookie, signing out and ending other sessions, finding one\'s workspaces.',
   'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
   Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
   Projects: 'The projects of the workspace.',
@@ -127,7 +132,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': headerRef('RateLimitReset'),
 };
 /** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in-routes.ts). */
-const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn']);
+const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn', 'signInWithPassword']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 interface DocOperation {
@@ -222,9 +227,18 @@ export const openapi = fp(async (app: FastifyInstance) => {
             scheme: 'bearer',
             description: 'An API key (ttk_…) or a session access token (tts_…)',
           },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'timetrack_access_token',
+            description:
+              'The browser session: a session access token (tts_…) set by every sign-in, used when no Authorization ' +
+              'header is sent. A write (any method but GET, HEAD, OPTIONS) with it must send this workspace\'s own ' +
+              'Origin, and no Sec-Fetch-Site but same-origin: 403 otherwise (CSRF).',
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
     // Each operation names the permission of the policy it needs (src/domain/policy.ts), from the route's own config.
     transform: ({ schema, url, route }) => ({

@@ -1,5 +1,6 @@
 import { make } from '../support/factories/index.js';
 import { as, ok, type Harness } from '../support/harness.js';
+import { hashPassword, hashToken } from '../support/src.js';
 import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
@@ -65,6 +66,29 @@ async function freshRequest(h: Harness, w: World, kind: RequestKind): Promise<st
   }
 }
 
+const MATRIX_PASSWORD = 'correct horse battery staple';
+let matrixDigest: Promise<string> | undefined;
+
+/** Every account of the store gets MATRIX_PASSWORD (whoever calls, the current password is known). */
+async function givePasswordToAll(h: Harness): Promise<void> {
+  matrixDigest ??= hashPassword(MATRIX_PASSWORD);
+  await h.app.db.updateTable('accounts').set({ password_hash: await matrixDigest }).execute();
+}
+
+/** A fresh user of the world's workspace whose password is MATRIX_PASSWORD: their email. */
+async function accountWithPassword(h: Harness, w: World): Promise<string> {
+  const user = await h.user(w.ws);
+  await givePasswordToAll(h);
+  return user.email;
+}
+
+/** A fresh session of the user's account (as a sign-in makes one): its id. */
+async function freshSessionId(h: Harness, userId: string): Promise<string> {
+  const token = await make.session(h, userId);
+  const row = await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const resolve = (kind: RequestKind, body: Record<string, unknown> = { status: 'RESOLVED' }): Build => async (h, w) => ({
   params: { requestId: await freshRequest(h, w, kind) },
   body,
@@ -79,6 +103,17 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /api-keys/{apiKeyId}': async (h, w) => ({
     params: { apiKeyId: (await ok(as(h, w.ws, w.user).post('/api/api-keys', { name: `Doomed ${next()}` }))).id },
   }),
+  'POST /auth/sign-out': async () => ({}),
+  'GET /auth/sessions': async () => ({}),
+  'DELETE /auth/sessions/{sessionId}': async (h, w) => ({ params: { sessionId: await freshSessionId(h, w.user.userId) } }),
+  'POST /auth/email-link': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/password-reset': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/find-workspaces': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/sign-in': async (h, w) => ({ body: { email: await accountWithPassword(h, w), password: MATRIX_PASSWORD } }),
+  'PUT /auth/password': async (h) => {
+    await givePasswordToAll(h);
+    return { body: { currentPassword: MATRIX_PASSWORD, newPassword: MATRIX_PASSWORD } };
+  },
   'GET /organizations': async () => ({}),
   'GET /organization': async () => ({}),
   'PUT /organization': async () => ({ body: { notes: `Notes ${next()}` } }),
