@@ -17,6 +17,7 @@ import { heavyListings } from './http/heavy-listings.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
+import { webApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  await app.register(webApp);
 
   await app.ready();
   return app;

@@ -1,0 +1,2 @@
+import { render } from "preact";
+render(<p>timetrack</p>, document.getElementById("app")!);
