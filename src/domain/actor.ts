@@ -18,6 +18,8 @@ export interface Actor {
   /** The bearer value in use (GET /auth returns it). */
   readonly token: string;
   readonly tokenKind: TokenKind;
+  /** The session in use, when the token is a session (sign-out ends it; the list marks it current). */
+  readonly sessionId?: string;
 }
 
 /** The workspace a request runs in, selected by its host (src/http/tenancy.ts). */

@@ -30,6 +30,12 @@ const POLICY = {
   'api-keys:manage': ownOnly,
   /** Creating or revoking one's own API keys: credentials that outlive the session. */
   'api-keys:write': ownOnly,
+  /** Ending the session in use (POST /auth/sign-out). */
+  'sessions:sign-out': ownOnly,
+  /** Listing and ending the sessions of one's account (other browsers and devices). */
+  'sessions:manage': ownOnly,
+  /** Setting or changing one's own password. */
+  'password:write': ownOnly,
   /**
    * Giving a role: inviting an Administrator, setting a user's role, making a project member its
    * Administrator, resolving a project role-change request.
@@ -91,6 +97,8 @@ export function scopesOf(role: Role, permission: Permission): readonly Scope[] {
  */
 const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
   'api-keys:write',
+  'sessions:manage',
+  'password:write',
   'roles:grant',
   'sign-ins:issue',
   'organization:delete',

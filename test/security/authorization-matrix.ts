@@ -38,6 +38,10 @@ const TABLE: Row[] = [
   ['POST /api-keys',                                                             401, 200, 200, 200, 200, 200, 401],
   ['DELETE /api-keys/{apiKeyId}',                                                401, 200, 404, 404, 404, 404, 401],
   ['POST /auth/one-time',                                                        200, 200, 200, 200, 200, 401, 200],
+  // Sign-in (§7): signing out and the account's own sessions; another account's session is 404.
+  ['POST /auth/sign-out',                                                        401, 200, 200, 200, 200, 200, 401],
+  ['GET /auth/sessions',                                                         401, 200, 200, 200, 200, 200, 401],
+  ['DELETE /auth/sessions/{sessionId}',                                          401, 200, 404, 404, 404, 404, 401],
   // Projects (§5: admin all; user the projects they are an unarchived member of; update: admin, project admin)
   ['GET /projects',                                                              401, 200, 200, 200, 200, 200, 401],
   ['POST /projects',                                                             401, 403, 403, 403, 200, 200, 401],
