@@ -1,2 +1,2 @@
-/** Compiles src/ to dist/ when dist/ is missing or older than src/. */
+/** Compiles src/ to dist/ when dist/ is missing or older than src/, and the web app into dist/web when web/ or src/ changed. */
 export function ensureBuilt(): void;

@@ -20,6 +20,7 @@ import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
 import { cookies } from './http/session-cookie.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
+import { webApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -127,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   for (const area of areas) if (area.pages) await app.register(area.pages);
+  await app.register(webApp);
 
   await app.ready();
   return app;

@@ -133,6 +133,8 @@ export function toApiError(error: FastifyError | ApiError | Error, request: Fast
 export const problems = fp(async (app: FastifyInstance) => {
   const routes = FindMyWay({ ignoreTrailingSlash: false });
   app.addHook('onRoute', (route) => {
+    // The web app's catch-all takes every GET outside /api: it must not turn another method's 404 into a 405.
+    if (route.config?.catchAll) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (!routes.hasRoute(method as HTTPMethod, route.url)) routes.on(method as HTTPMethod, route.url, () => {});
@@ -152,7 +154,8 @@ export const problems = fp(async (app: FastifyInstance) => {
     const allowed = (['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).filter(
       (method) => routes.find(method, path) !== null,
     );
-    if (allowed.length > 0) {
+    // A route that takes this method and found nothing (a missing static asset) is a plain 404.
+    if (allowed.length > 0 && !(allowed as readonly string[]).includes(request.method)) {
       return sendProblem(
         reply,
         new ApiError('method-not-allowed', `${request.method} is not allowed here.`, undefined, {

@@ -13,9 +13,10 @@ import { contextOf } from './sign-in-context.js';
 import { assertPasswordLength, PASSWORD_MAX, PASSWORD_MIN } from './sign-in-rules.js';
 
 /*
- * The pages every mailed link opens, and the workspace's front page, until the web app replaces
- * them (docs/rules.md §7 Link pages): plain server-rendered HTML, no script, forms that post to
- * the small form-taking routes below. A link never signs in on a GET: its page shows a button.
+ * The form-taking routes behind the pages mailed links open (docs/rules.md §7 Link pages). The web
+ * app answers GET / and GET /auth/one-time (src/http/web-app.ts) and redeems through the API; these
+ * routes still take the plain forms below, for clients without scripts. A link never signs in on a
+ * GET: its page shows a button.
  */
 
 const escape = (text: string): string =>
@@ -103,18 +104,6 @@ const signedInRedirect = (reply: FastifyReply) => reply.code(303).header('locati
 export const linkPages: FastifyPluginAsync = async (app) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_BYTES }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
-
-  app.get('/', { schema: { hide: true } }, async (request, reply) => {
-    const workspace = await workspaceOf(app, request);
-    return page(reply, 200, `Sign in to ${workspace.domain}`, emailLinkForm() + '<p>Or with your password:</p>' + passwordForm());
-  });
-
-  app.get('/auth/one-time', { schema: { hide: true } }, async (request, reply) => {
-    const workspace = await workspaceOf(app, request);
-    const token = String((request.query as Record<string, unknown>).token ?? '');
-    const purpose = await oneTimePurpose(app.db, workspace, token);
-    return purpose ? linkPage(reply, workspace, token, purpose) : deadLinkPage(reply, workspace, 200);
   });
 
   app.post('/auth/one-time', { schema: { hide: true } }, async (request, reply) => {

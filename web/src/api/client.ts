@@ -1,0 +1,52 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema.js';
+
+export type Schemas = components['schemas'];
+export type Activity = Schemas['Activity'];
+export type Project = Schemas['Project'];
+export type User = Schemas['User'];
+export type Preferences = Schemas['UserPreferences'];
+export type Organization = Schemas['Organization'];
+export type Problem = Schemas['Problem'];
+
+/** Where the person goes when the session is gone, and comes back from (sign-in returns to `next`). */
+export function signInPath(next = location.pathname + location.search): string {
+  return `/sign-in?next=${encodeURIComponent(next)}`;
+}
+
+let onSignedOut: (() => void) | null = null;
+/** What to do when a call answers 401: the session expired or was ended elsewhere. */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler;
+}
+
+const sessionWatch: Middleware = {
+  onResponse({ response, request }) {
+    // The sign-in routes answer 401 for a wrong password or code: that is no lost session.
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/api/auth/')) onSignedOut?.();
+    return undefined;
+  },
+};
+
+/**
+ * Every call the app makes goes through this client, typed by the served OpenAPI document. The
+ * session is the HttpOnly cookie sign-in set: sent by the browser on same-origin requests, never
+ * read by a script.
+ */
+export const api = createClient<paths>({ baseUrl: `${location.origin}/api`, credentials: 'same-origin' });
+api.use(sessionWatch);
+
+/** A field's message from a problem's `errors`, by the last part of its pointer (`/body/startedAt` → startedAt). */
+export function fieldErrors(problem: Problem | undefined): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const error of problem?.errors ?? []) {
+    const field = error.pointer.split('/').pop() ?? '';
+    found[field] ??= error.message;
+  }
+  return found;
+}
+
+/** A one-line message for a failed call. */
+export function problemMessage(problem: Problem | undefined, fallback = 'Something went wrong.'): string {
+  return problem?.detail || problem?.title || fallback;
+}

@@ -1,0 +1,60 @@
+import { projects } from '../lib/session.js';
+
+interface Props {
+  id: string;
+  label: string;
+  projectId: string | null;
+  onChange(projectId: string | null): void;
+  disabled?: boolean;
+  error?: string;
+  /** Shown only to screen readers when the label would repeat what is on screen. */
+  hiddenLabel?: boolean;
+}
+
+const NO_PROJECT = 'No project';
+
+/**
+ * A searchable project picker: a text field with the workspace's projects as suggestions (the
+ * browser filters them as the person types). Only a listed name, or nothing, is taken.
+ */
+export function ProjectPicker({ id, label, projectId, onChange, disabled, error, hiddenLabel }: Props) {
+  const list = Object.values(projects.value).filter((project) => !project.archived || project.id === projectId);
+  const current = projectId ? (projects.value[projectId]?.name ?? '') : '';
+  const pick = (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement;
+    const name = input.value.trim();
+    if (name === '' || name === NO_PROJECT) return onChange(null);
+    const found = list.find((project) => project.name === name) ?? list.find((project) => project.name.toLowerCase() === name.toLowerCase());
+    if (found) onChange(found.id);
+    else input.value = current;
+  };
+  return (
+    <span class="field">
+      <label for={id} class={hiddenLabel ? 'visually-hidden' : undefined}>
+        {label}
+      </label>
+      <input
+        id={id}
+        list={`${id}-options`}
+        value={current}
+        placeholder={NO_PROJECT}
+        autocomplete="off"
+        disabled={disabled}
+        onChange={pick}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      <datalist id={`${id}-options`}>
+        <option value={NO_PROJECT} />
+        {list.map((project) => (
+          <option key={project.id} value={project.name} />
+        ))}
+      </datalist>
+      {error && (
+        <span class="error" id={`${id}-error`}>
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

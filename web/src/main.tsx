@@ -1,0 +1,92 @@
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { signal } from '@preact/signals';
+import { api, signInPath } from './api/client.js';
+import { ToastRegion } from './components/Toast.js';
+import { currentPath, followLink, navigate } from './lib/router.js';
+import { loadSession, me } from './lib/session.js';
+import { ProfilePage } from './pages/Profile.js';
+import { SignInPage } from './pages/SignIn.js';
+import { TimesheetPage } from './pages/Timesheet.js';
+import { TrackPage } from './pages/Track.js';
+import './styles.css';
+
+const PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> = {
+  '/': { title: 'Track', page: TrackPage },
+  '/timesheet': { title: 'Timesheet', page: TimesheetPage },
+  '/profile': { title: 'Profile', page: ProfilePage },
+};
+
+const state = signal<'loading' | 'ready'>('loading');
+
+/** Pages that need no session: signing in and the links mail brings. */
+const isPublic = (path: string) => path === '/sign-in' || path.startsWith('/sign-in/') || path.startsWith('/auth/');
+
+async function start(): Promise<void> {
+  if (!isPublic(location.pathname) && !(await loadSession())) {
+    location.replace(signInPath());
+    return;
+  }
+  state.value = 'ready';
+}
+
+async function signOut(): Promise<void> {
+  await api.POST('/auth/sign-out');
+  me.value = null;
+  location.assign('/sign-in');
+}
+
+function Nav() {
+  const link = (href: string, label: string) => (
+    <a href={href} onClick={followLink} aria-current={currentPath.value === href ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <header class="top">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <span class="brand">timetrack</span>
+      <nav aria-label="Main">
+        {link('/', 'Track')}
+        {link('/timesheet', 'Timesheet')}
+        {link('/profile', 'Profile')}
+      </nav>
+      <button type="button" class="link" onClick={() => void signOut()}>
+        Sign out
+      </button>
+    </header>
+  );
+}
+
+function App() {
+  const path = currentPath.value;
+  useEffect(() => {
+    if (state.value === 'ready' && !isPublic(path) && !PAGES[path]) navigate('/', { replace: true });
+    const entry = PAGES[path];
+    if (entry && path !== '/') document.title = `${entry.title} · timetrack`;
+    document.getElementById('main')?.focus();
+  }, [path, state.value]);
+  if (isPublic(path)) {
+    return (
+      <main id="main" tabIndex={-1}>
+        <SignInPage />
+      </main>
+    );
+  }
+  if (state.value === 'loading' || !me.value) return <p class="loading">Loading…</p>;
+  const Page = (PAGES[path] ?? PAGES['/']).page;
+  return (
+    <>
+      <Nav />
+      <main id="main" tabIndex={-1}>
+        <Page />
+      </main>
+      <ToastRegion />
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);
+void start();

@@ -1,0 +1,280 @@
+import { useSignal, useSignalEffect } from '@preact/signals';
+import { api, fieldErrors, problemMessage, type Preferences, type Problem, type Schemas } from '../api/client.js';
+import { describedBy, Field } from '../components/Field.js';
+import { browserTimeZone } from '../lib/format.js';
+import { formats, me, preferences } from '../lib/session.js';
+import { AccountSecurity } from './Security.js';
+
+type ApiKey = Schemas['ApiKey'];
+type NotificationKind = keyof NonNullable<Preferences['notifications']>;
+const NOTIFICATIONS: [NotificationKind, string][] = [
+  ['activityCreated', 'An activity is created'],
+  ['monthlyGoalReached', 'Monthly goal reached'],
+  ['timesheetReminder', 'Timesheet reminder'],
+  ['requestCreated', 'A request is made'],
+  ['requestResolved', 'A request is answered'],
+];
+const CHANNELS = ['email', 'dashboard', 'popup'] as const;
+
+const timeZones = (): string[] => {
+  const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
+  return supported ? supported('timeZone') : [browserTimeZone()];
+};
+
+function Saved({ problem, saved }: { problem?: Problem; saved: boolean }) {
+  if (problem && !problem.errors) return <p class="error" role="alert">{problemMessage(problem)}</p>;
+  return saved ? <p role="status">Saved.</p> : null;
+}
+
+function Person() {
+  const user = me.value!;
+  const problem = useSignal<Problem | undefined>(undefined);
+  const saved = useSignal(false);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (key: string) => String(form.get(key) ?? '').trim();
+    const answer = await api.PUT('/users/{userId}', {
+      params: { path: { userId: user.id } },
+      body: { name: text('name'), phone: text('phone') || null, title: text('title') || null },
+    });
+    problem.value = answer.error;
+    saved.value = !answer.error;
+    if (answer.data) me.value = answer.data;
+  };
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="person-heading">
+      <h2 id="person-heading">You</h2>
+      <p class="muted">{user.email}</p>
+      <Field id="person-name" label="Name" error={errors.name}>
+        <input id="person-name" name="name" value={user.name ?? ''} maxLength={255} required autocomplete="name" {...describedBy('person-name', errors.name)} />
+      </Field>
+      <Field id="person-phone" label="Phone" error={errors.phone}>
+        <input id="person-phone" name="phone" type="tel" value={user.phone ?? ''} autocomplete="tel" {...describedBy('person-phone', errors.phone)} />
+      </Field>
+      <Field id="person-title" label="Title" error={errors.title}>
+        <input id="person-title" name="title" value={user.title ?? ''} autocomplete="organization-title" {...describedBy('person-title', errors.title)} />
+      </Field>
+      <button type="submit" class="primary">
+        Save
+      </button>
+      <Saved problem={problem.value} saved={saved.value} />
+    </form>
+  );
+}
+
+function PreferencesForm() {
+  const user = me.value!;
+  const prefs = preferences.value ?? {};
+  const problem = useSignal<Problem | undefined>(undefined);
+  const saved = useSignal(false);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const on = (key: string) => form.get(key) === 'on';
+    const notifications: Record<string, Record<string, boolean>> = {};
+    for (const [kind] of NOTIFICATIONS) notifications[kind] = Object.fromEntries(CHANNELS.map((channel) => [channel, on(`${kind}.${channel}`)]));
+    const answer = await api.PUT('/users/{userId}/preferences', {
+      params: { path: { userId: user.id } },
+      body: {
+        locale: String(form.get('locale') ?? '').trim() || null,
+        timeZone: String(form.get('timeZone') ?? '') || null,
+        dateTimeFormat: { clock24Hour: form.get('clock') === '24', numeric: on('numeric'), showSeconds: on('showSeconds') },
+        durationFormat: { mode: String(form.get('durationMode')) as 'HOURS_MINUTES', compact: on('compact') },
+        notifications,
+      },
+    });
+    problem.value = answer.error;
+    saved.value = !answer.error;
+    if (answer.data) preferences.value = answer.data;
+  };
+  const clock24 = prefs.dateTimeFormat?.clock24Hour ?? !new Intl.DateTimeFormat(formats.value.locale, { hour: 'numeric' }).resolvedOptions().hour12;
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="prefs-heading">
+      <h2 id="prefs-heading">Preferences</h2>
+      <Field id="pref-locale" label="Language and region (for example en-GB, de-DE)" error={errors.locale}>
+        <input id="pref-locale" name="locale" value={prefs.locale ?? ''} placeholder={navigator.language} maxLength={35} {...describedBy('pref-locale', errors.locale)} />
+      </Field>
+      <Field id="pref-tz" label="Time zone" error={errors.timeZone}>
+        <select id="pref-tz" name="timeZone" {...describedBy('pref-tz', errors.timeZone)}>
+          <option value="">This device's ({browserTimeZone()})</option>
+          {timeZones().map((zone) => (
+            <option key={zone} value={zone} selected={zone === prefs.timeZone}>
+              {zone}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <fieldset>
+        <legend>Clock</legend>
+        <span class="check">
+          <input type="radio" id="clock-24" name="clock" value="24" checked={clock24} />
+          <label for="clock-24">24-hour</label>
+        </span>
+        <span class="check">
+          <input type="radio" id="clock-12" name="clock" value="12" checked={!clock24} />
+          <label for="clock-12">12-hour</label>
+        </span>
+        <span class="check">
+          <input type="checkbox" id="pref-numeric" name="numeric" checked={prefs.dateTimeFormat?.numeric ?? false} />
+          <label for="pref-numeric">Numeric dates</label>
+        </span>
+        <span class="check">
+          <input type="checkbox" id="pref-seconds" name="showSeconds" checked={prefs.dateTimeFormat?.showSeconds ?? false} />
+          <label for="pref-seconds">Show seconds</label>
+        </span>
+      </fieldset>
+      <Field id="pref-duration" label="Durations">
+        <select id="pref-duration" name="durationMode">
+          {(
+            [
+              ['HOURS_MINUTES', 'Hours and minutes (1:30)'],
+              ['HOURS_MINUTES_SECONDS', 'Hours, minutes and seconds (1:30:00)'],
+              ['DECIMAL', 'Decimal hours (1.50 h)'],
+            ] as const
+          ).map(([value, label]) => (
+            <option key={value} value={value} selected={(prefs.durationFormat?.mode ?? 'HOURS_MINUTES') === value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <span class="check">
+        <input type="checkbox" id="pref-compact" name="compact" checked={prefs.durationFormat?.compact ?? false} />
+        <label for="pref-compact">Compact durations (1h 30m)</label>
+      </span>
+      <fieldset>
+        <legend>Notifications</legend>
+        <table class="notifications">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              {CHANNELS.map((channel) => (
+                <th scope="col" key={channel}>
+                  {channel === 'email' ? 'Email' : channel === 'dashboard' ? 'Dashboard' : 'Pop-up'}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {NOTIFICATIONS.map(([kind, label]) => (
+              <tr key={kind}>
+                <th scope="row">{label}</th>
+                {CHANNELS.map((channel) => (
+                  <td key={channel}>
+                    <input
+                      type="checkbox"
+                      name={`${kind}.${channel}`}
+                      aria-label={`${label}: ${channel}`}
+                      checked={prefs.notifications?.[kind]?.[channel] ?? channel !== 'popup'}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </fieldset>
+      <button type="submit" class="primary">
+        Save preferences
+      </button>
+      <Saved problem={problem.value} saved={saved.value} />
+    </form>
+  );
+}
+
+function ApiKeys() {
+  const keys = useSignal<ApiKey[]>([]);
+  const created = useSignal<{ name: string; key: string } | null>(null);
+  const problem = useSignal<Problem | undefined>(undefined);
+  const copied = useSignal(false);
+  const load = async () => {
+    const answer = await api.GET('/api-keys');
+    if (answer.data) keys.value = Object.values(answer.data);
+  };
+  useSignalEffect(() => {
+    void load();
+  });
+  const errors = fieldErrors(problem.value);
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const name = String(new FormData(form).get('name') ?? '').trim();
+    const answer = await api.POST('/api-keys', { body: { name } });
+    problem.value = answer.error;
+    if (answer.data) {
+      created.value = { name: answer.data.name, key: answer.data.key };
+      copied.value = false;
+      form.reset();
+    }
+    await load();
+  };
+  const revoke = async (key: ApiKey) => {
+    const answer = await api.DELETE('/api-keys/{apiKeyId}', { params: { path: { apiKeyId: key.id } } });
+    problem.value = answer.error;
+    if (created.value?.name === key.name) created.value = null;
+    await load();
+  };
+  const copy = async () => {
+    await navigator.clipboard.writeText(created.value!.key);
+    copied.value = true;
+  };
+  return (
+    <section class="card" aria-labelledby="keys-heading">
+      <h2 id="keys-heading">API keys</h2>
+      <form onSubmit={create} class="inline">
+        <Field id="key-name" label="New key's name" error={errors.name}>
+          <input id="key-name" name="name" required maxLength={255} {...describedBy('key-name', errors.name)} />
+        </Field>
+        <button type="submit" class="primary">
+          Create key
+        </button>
+      </form>
+      {created.value && (
+        <div class="secret" role="status">
+          <p>
+            Your new key <strong>{created.value.name}</strong>. Copy it now: it is shown only this once.
+          </p>
+          <code data-testid="new-api-key">{created.value.key}</code>{' '}
+          <button type="button" onClick={() => void copy()}>
+            {copied.value ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+      )}
+      {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
+      {keys.value.length === 0 ? (
+        <p class="muted">No API keys.</p>
+      ) : (
+        <ul class="keys">
+          {keys.value.map((key) => (
+            <li key={key.id}>
+              <span>
+                <strong>{key.name}</strong> <code>{key.prefix}…</code>
+              </span>
+              <span class="muted">
+                created {formats.value.dateTime(key.createdAt)} · {key.lastUsedAt ? `last used ${formats.value.dateTime(key.lastUsedAt)}` : 'never used'}
+              </span>
+              <button type="button" class="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>
+                Revoke
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function ProfilePage() {
+  return (
+    <>
+      <h1>Profile</h1>
+      <Person />
+      <PreferencesForm />
+      <AccountSecurity />
+      <ApiKeys />
+    </>
+  );
+}
