@@ -22,7 +22,7 @@ const PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> =
 const state = signal<'loading' | 'ready'>('loading');
 
 /** Pages that need no session: signing in and the links mail brings. */
-const isPublic = (path: string) => path === '/sign-in' || path.startsWith('/sign-in/');
+const isPublic = (path: string) => path === '/sign-in' || path.startsWith('/sign-in/') || path.startsWith('/auth/');
 
 async function start(): Promise<void> {
   if (!isPublic(location.pathname) && !(await loadSession())) {
@@ -33,7 +33,7 @@ async function start(): Promise<void> {
 }
 
 async function signOut(): Promise<void> {
-  await api.POST('/auth/sign-out' as never);
+  await api.POST('/auth/sign-out');
   me.value = null;
   location.assign('/sign-in');
 }

@@ -1,5 +1,6 @@
 import { signal, useSignal, useSignalEffect } from '@preact/signals';
 import { api, problemMessage, type Activity } from '../api/client.js';
+import { DraftInput } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
 import { announceChange, changes, formats, me, projects } from '../lib/session.js';
 import { addDays, dayKey, dayOf, isoWeek, mondayOf, parseDuration, weekDays, zonedInstant } from '../lib/time.js';
@@ -78,7 +79,7 @@ function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; 
   };
   return (
     <td>
-      <input
+      <DraftInput
         id={id}
         class="cell"
         inputMode="decimal"

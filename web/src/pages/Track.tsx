@@ -1,7 +1,7 @@
 import { signal, useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, fieldErrors, problemMessage, type Activity, type Problem, type Schemas } from '../api/client.js';
-import { describedBy, Field } from '../components/Field.js';
+import { describedBy, DraftInput, Field } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
 import { showToast } from '../components/Toast.js';
 import { announceChange, changes, formats, me, projects } from '../lib/session.js';
@@ -175,7 +175,7 @@ function EntryRow({ activity }: { activity: Activity }) {
   return (
     <li class="entry" data-testid="entry">
       <Field id={`${id}-name`} label="Description" hiddenLabel error={errors.name}>
-        <input id={`${id}-name`} value={activity.name} maxLength={255} readOnly={locked} required onChange={(e) => void change({ name: e.currentTarget.value })} {...describedBy(`${id}-name`, errors.name)} />
+        <DraftInput id={`${id}-name`} value={activity.name} maxLength={255} readOnly={locked} required onChange={(e) => void change({ name: e.currentTarget.value })} {...describedBy(`${id}-name`, errors.name)} />
       </Field>
       <ProjectPicker id={`${id}-project`} label="Project" hiddenLabel projectId={activity.projectId} disabled={locked} error={errors.projectId} onChange={(projectId) => void change({ projectId })} />
       <span class="times">

@@ -1,0 +1,48 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { personContext, type WebWorld } from '../support/browser.js';
+import { runCli } from '../support/processes.js';
+
+/** A workspace with an administrator and a User who is a member of one project. */
+export interface Team {
+  domain: string;
+  admin: { email: string; key: string; userId: string };
+  user: { email: string; key: string; userId: string };
+  project: { id: string; name: string };
+}
+
+export async function makeTeam(world: WebWorld, domain: string): Promise<Team> {
+  const ws = await world.workspace(domain);
+  const admin = (path: string, method = 'GET', body?: unknown) => world.api(domain, method, path, { token: ws.adminKey, body });
+  const adminId = Object.values((await admin('/users')).body as Record<string, { id: string; email: string }>).find((u) => u.email === ws.adminEmail)!.id;
+  const invited = await admin('/users', 'POST', { email: `uma@${domain}.test`, name: 'Uma User', role: 'User' });
+  expect(invited.status).toBe(200);
+  const key = await runCli(['apikey', 'create', '--domain', domain, '--email', `uma@${domain}.test`], { DATABASE_URL: world.databaseUrl });
+  expect(key.code, key.stderr).toBe(0);
+  const project = await admin('/projects', 'POST', { name: 'Apollo', billable: true });
+  expect(project.status).toBe(200);
+  expect((await admin(`/projects/${project.body.id}/members`, 'POST', { userId: invited.body.id, role: 'User' })).status).toBe(200);
+  return {
+    domain,
+    admin: { email: ws.adminEmail, key: ws.adminKey, userId: adminId },
+    user: { email: `uma@${domain}.test`, key: JSON.parse(key.stdout).apiKey, userId: invited.body.id },
+    project: { id: project.body.id, name: 'Apollo' },
+  };
+}
+
+/** A signed-in browser of one person, on the Track page. */
+export async function signedIn(browser: Browser, world: WebWorld, domain: string, person: { email: string; key: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await personContext(browser);
+  await context.setExtraHTTPHeaders({ authorization: `Bearer ${person.key}` });
+  const page = await context.newPage();
+  await page.goto(`${world.origin(domain)}/`);
+  await page.getByRole('heading', { name: 'Track' }).waitFor();
+  return { context, page };
+}
+
+/** The person's activities as the API lists them. */
+export async function activitiesOf(world: WebWorld, domain: string, key: string): Promise<Array<{ id: string; name: string; startedAt: string; endedAt: string | null; projectId: string | null }>> {
+  const answer = await world.api(domain, 'GET', '/activities', { token: key });
+  expect(answer.status).toBe(200);
+  return Object.values(answer.body);
+}
