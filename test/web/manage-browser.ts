@@ -31,7 +31,7 @@ const pageErrors = new WeakMap<Page, string[]>();
 
 export function describeInBrowser(title: string, define: (b: Browsing) => void): void {
   // A browser's steps take longer than an API call's, more so on a busy machine.
-  vi.setConfig({ testTimeout: 90_000 });
+  vi.setConfig({ testTimeout: 180_000 });
   const port = freePort();
   describeEachStore(
     title,
@@ -47,6 +47,7 @@ export function describeInBrowser(title: string, define: (b: Browsing) => void):
         h,
         async open(ws, user, at) {
           const context = await personContext(browser);
+          context.setDefaultTimeout(60_000);
           const origin = `http://${ws.host}:${port}`;
           await context.addCookies([{ name: 'timetrack_access_token', value: await make.session(h, user.userId), url: origin }]);
           const page = await context.newPage();
