@@ -5,6 +5,7 @@ import { api, signInPath } from './api/client.js';
 import { ToastRegion } from './components/Toast.js';
 import { currentPath, followLink, navigate } from './lib/router.js';
 import { loadSession, me } from './lib/session.js';
+import { MANAGE_PAGES, ManageLinks } from './pages/manage/nav.js';
 import { ProfilePage } from './pages/Profile.js';
 import { SignInPage } from './pages/SignIn.js';
 import { TimesheetPage } from './pages/Timesheet.js';
@@ -15,6 +16,7 @@ const PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> =
   '/': { title: 'Track', page: TrackPage },
   '/timesheet': { title: 'Timesheet', page: TimesheetPage },
   '/profile': { title: 'Profile', page: ProfilePage },
+  ...MANAGE_PAGES,
 };
 
 const state = signal<'loading' | 'ready'>('loading');
@@ -51,6 +53,7 @@ function Nav() {
       <nav aria-label="Main">
         {link('/', 'Track')}
         {link('/timesheet', 'Timesheet')}
+        <ManageLinks link={link} />
         {link('/profile', 'Profile')}
       </nav>
       <button type="button" class="link" onClick={() => void signOut()}>

@@ -1,0 +1,49 @@
+import { signal, useSignalEffect } from '@preact/signals';
+import { api } from '../../api/client.js';
+import { changes, me } from '../../lib/session.js';
+import './manage.css';
+import { lazyPage } from './lazy.js';
+
+/** The management pages, by path: admins-only ones refuse the others with a "not allowed" page. */
+export const MANAGE_PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> = {
+  '/projects': { title: 'Projects', page: lazyPage(() => import('../projects/ProjectsPage.js').then((m) => m.ProjectsPage)) },
+  '/team': { title: 'Team', page: lazyPage(() => import('../team/TeamPage.js').then((m) => m.TeamPage), { adminOnly: true }) },
+  '/requests': { title: 'Requests', page: lazyPage(() => import('../requests/RequestsPage.js').then((m) => m.RequestsPage)) },
+  '/settings': { title: 'Settings', page: lazyPage(() => import('../settings/SettingsPage.js').then((m) => m.SettingsPage), { adminOnly: true }) },
+  '/geofences': { title: 'Geofences', page: lazyPage(() => import('../geofences/GeofencesPage.js').then((m) => m.GeofencesPage)) },
+};
+
+/** Pending requests the person should look at: every pending one for an administrator, their own otherwise. */
+export const pendingRequests = signal<number | null>(null);
+
+export async function loadPendingRequests(): Promise<void> {
+  const answer = await api.GET('/requests');
+  if (answer.data) pendingRequests.value = Object.values(answer.data).filter((request) => request.status === 'PENDING').length;
+}
+
+/** The navigation's management links: what the person's role does not offer is not shown. */
+export function ManageLinks({ link }: { link: (href: string, label: string) => preact.JSX.Element }) {
+  const admin = me.value?.role === 'Administrator';
+  const count = pendingRequests.value;
+  useSignalEffect(() => {
+    void changes.value;
+    void loadPendingRequests();
+  });
+  return (
+    <>
+      {link('/projects', 'Projects')}
+      {admin && link('/team', 'Team')}
+      <span class="nav-count">
+        {link('/requests', 'Requests')}
+        {!!count && (
+          <span class="count" data-testid="pending-count">
+            {count}
+            <span class="visually-hidden"> pending</span>
+          </span>
+        )}
+      </span>
+      {admin && link('/settings', 'Settings')}
+      {link('/geofences', 'Geofences')}
+    </>
+  );
+}

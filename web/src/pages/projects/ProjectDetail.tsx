@@ -1,0 +1,125 @@
+import { useSignal, useSignalEffect } from '@preact/signals';
+import { api, fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { describedBy, Field } from '../../components/Field.js';
+import { showToast } from '../../components/Toast.js';
+import { formats, me, projects } from '../../lib/session.js';
+import { Confirm } from '../manage/Confirm.js';
+import { Members, type Member } from './Members.js';
+
+/** The project's tracked time, for the deletion's confirmation: how many entries and how long. */
+async function trackedOn(projectId: string): Promise<{ entries: number; ms: number; more: boolean }> {
+  const answer = await api.GET('/activities', { params: { query: { projectId, limit: '2000' } } });
+  const list = Object.values(answer.data ?? {});
+  const ms = list.reduce((sum, a) => sum + ((a.endedAt ? Date.parse(a.endedAt) : Date.now()) - Date.parse(a.startedAt)), 0);
+  return { entries: list.length, ms, more: list.length >= 2000 };
+}
+
+export function ProjectDetail({ project, onDeleted }: { project: Project; onDeleted(): void }) {
+  const problem = useSignal<Problem | undefined>(undefined);
+  const saved = useSignal(false);
+  const confirming = useSignal<{ entries: number; ms: number; more: boolean } | null>(null);
+  const members = useSignal<Member[]>([]);
+  const admin = me.value?.role === 'Administrator';
+  const loadMembers = async () => {
+    const answer = await api.GET('/projects/{projectId}/members', { params: { path: { projectId: project.id } } });
+    if (answer.data) members.value = Object.values(answer.data);
+  };
+  useSignalEffect(() => {
+    void loadMembers();
+  });
+  const mine = members.value.find((member) => member.userId === me.value?.id && !member.archived);
+  // docs/rules.md §5: administrators and the project's admins manage it; plain members only read.
+  const manages = admin || mine?.role === 'Administrator';
+  const errors = fieldErrors(problem.value);
+  const nameError = errors.name ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const other = problem.value && !problem.value.errors && problem.value.status !== 409 ? problemMessage(problem.value) : undefined;
+
+  const update = async (body: { name?: string; notes?: string; billable?: boolean; archived?: boolean }) => {
+    const answer = await api.PUT('/projects/{projectId}', { params: { path: { projectId: project.id } }, body });
+    problem.value = answer.error;
+    saved.value = !answer.error;
+    if (answer.data) projects.value = { ...projects.value, [project.id]: answer.data };
+    return !answer.error;
+  };
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    await update({ name: String(data.get('name') ?? '').trim(), notes: String(data.get('notes') ?? ''), billable: data.get('billable') === 'on' });
+  };
+  const archive = async () => {
+    if (await update({ archived: !project.archived })) showToast({ text: project.archived ? `${project.name} is active again.` : `${project.name} is archived: it takes no new time.` });
+  };
+  const remove = async () => {
+    const answer = await api.DELETE('/projects/{projectId}', { params: { path: { projectId: project.id } } });
+    if (answer.error) {
+      problem.value = answer.error;
+      confirming.value = null;
+      return;
+    }
+    const rest = { ...projects.value };
+    delete rest[project.id];
+    projects.value = rest;
+    showToast({ text: `${project.name} is deleted; its time is kept, without a project.` });
+    onDeleted();
+  };
+  const tracked = confirming.value;
+  return (
+    <section class="card" aria-labelledby="project-heading">
+      <h2 id="project-heading">
+        {project.name} {project.archived && <span class="badge">archived</span>}
+      </h2>
+      {manages ? (
+        <form class="inline" onSubmit={submit} aria-label={`${project.name}'s settings`}>
+          <Field id="project-name" label="Name" error={nameError}>
+            <input id="project-name" name="name" value={project.name} required maxLength={255} {...describedBy('project-name', nameError)} />
+          </Field>
+          <Field id="project-notes" label="Notes" error={errors.notes}>
+            <input id="project-notes" name="notes" value={project.notes ?? ''} {...describedBy('project-notes', errors.notes)} />
+          </Field>
+          <span class="check">
+            <input type="checkbox" id="project-billable" name="billable" checked={project.billable} />
+            <label for="project-billable">Billable by default</label>
+          </span>
+          <button type="submit" class="primary">
+            Save
+          </button>
+        </form>
+      ) : (
+        <p>{project.notes || <span class="muted">No notes.</span>}</p>
+      )}
+      {saved.value && <p role="status">Saved.</p>}
+      {other && (
+        <p class="error" role="alert">
+          {other}
+        </p>
+      )}
+      {manages && (
+        <div class="row-actions">
+          <button type="button" onClick={() => void archive()}>
+            {project.archived ? 'Unarchive' : 'Archive'}
+          </button>
+          {admin && !tracked && (
+            <button type="button" class="danger" onClick={() => void trackedOn(project.id).then((t) => (confirming.value = t))}>
+              Delete project…
+            </button>
+          )}
+        </div>
+      )}
+      {tracked && (
+        <Confirm label={`Delete ${project.name}`} confirmLabel="Delete project" onConfirm={() => void remove()} onCancel={() => (confirming.value = null)}>
+          <p>
+            <strong>Delete {project.name} for good?</strong>
+          </p>
+          <p>
+            Its tracked time is kept, without a project:{' '}
+            {tracked.entries === 0
+              ? 'no entries are on it now.'
+              : `${tracked.more ? 'at least ' : ''}${tracked.entries} ${tracked.entries === 1 ? 'entry' : 'entries'} (${formats.value.duration(tracked.ms)}) stay, with no project.`}{' '}
+            Its members and their revenue rates are removed; its geofences stay, without the project. Archiving keeps everything instead.
+          </p>
+        </Confirm>
+      )}
+      <Members project={project} members={members.value} manages={manages} reload={loadMembers} />
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import '../manage/manage.css';
+import { Address } from './Address.js';
+import { Billing } from './Billing.js';
+import { General, Holidays, Rounding } from './General.js';
+import { Locking } from './Locking.js';
+
+/**
+ * Workspace settings (administrators): the organization, rounding, timesheet locking, holidays, the
+ * address and deletion, and the billing helpers shown as what they are (free).
+ */
+export function SettingsPage() {
+  return (
+    <>
+      <h1>Workspace settings</h1>
+      <General />
+      <Rounding />
+      <Locking />
+      <Holidays />
+      <Address />
+      <Billing />
+    </>
+  );
+}
