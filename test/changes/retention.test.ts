@@ -16,7 +16,8 @@ describeEachStore(
       const mid = await feedEnd(h, ws);
       await new Promise((resolve) => setTimeout(resolve, RETENTION_MS + 200));
       const recent = await make.activity(h, ws);
-      expect(await pruneChanges(h.app.db, RETENTION_MS)).toBeGreaterThan(0);
+      // The server's own pruning may have come first: either way the old event is gone.
+      await pruneChanges(h.app.db, RETENTION_MS);
 
       const expired = await as(h, ws).get('/api/changes', undefined, { query: { after: start } });
       expect(expired.status).toBe(410);

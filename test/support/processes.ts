@@ -64,7 +64,11 @@ export async function startServer(
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}`)), options.startTimeoutMs ?? 20_000);
+    // A server that does not start in time is stopped, never left running behind the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${stdout}`));
+    }, options.startTimeoutMs ?? 20_000);
     child.stdout!.on('data', () => {
       const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
       if (match) {

@@ -29,14 +29,17 @@ export interface ChangeRow {
 }
 
 /*
- * SQLite has one writer: the insert takes the workspace's next position itself (after its last
- * event, or after what pruning removed). PostgreSQL leaves it to the deferred trigger of migration
- * 0010, which numbers the event at COMMIT under the workspace's change_feeds row lock.
+ * A workspace's next position comes from its change_feeds row. SQLite has one writer, so the insert
+ * takes it at once. PostgreSQL leaves the event's position null and the deferred trigger of
+ * migration 0010 takes it at COMMIT, under that row's lock (docs/durability.md, "The change feed").
  */
+const takePositionSqlite = fixedStatement<{ position: number }>(
+  'insert into change_feeds (organization_id, position, pruned_through) values (?, 1, 0) ' +
+    'on conflict (organization_id) do update set position = position + 1 returning position',
+);
 const insertSqlite = fixedStatement(
   'insert into change_events (id, organization_id, position, type, resource, subject_user_id, project_id, actor_id, data, created_at) ' +
-    'values (?, ?, coalesce((select max(position) from change_events where organization_id = ?), ' +
-    '(select pruned_through from change_feeds where organization_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?)',
+    'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
 const insertPostgres = fixedStatement(
   'insert into change_events (id, organization_id, type, resource, subject_user_id, project_id, actor_id, data, created_at) ' +
@@ -45,8 +48,12 @@ const insertPostgres = fixedStatement(
 
 export async function insertChange(trx: Trx, row: ChangeRow): Promise<void> {
   const tail = [row.type, row.resource, row.subjectUserId, row.projectId, row.actorId, row.data, row.createdAt];
-  if (dialectOf(trx) === 'postgres') await insertPostgres(trx, [row.id, row.organizationId, ...tail]);
-  else await insertSqlite(trx, [row.id, row.organizationId, row.organizationId, row.organizationId, ...tail]);
+  if (dialectOf(trx) === 'postgres') {
+    await insertPostgres(trx, [row.id, row.organizationId, ...tail]);
+    return;
+  }
+  const [{ position }] = await takePositionSqlite(trx, [row.organizationId]);
+  await insertSqlite(trx, [row.id, row.organizationId, position, ...tail]);
 }
 
 /**
@@ -54,17 +61,8 @@ export async function insertChange(trx: Trx, row: ChangeRow): Promise<void> {
  * position is given only after the one before it has committed or rolled back).
  */
 export async function headPosition(db: Db, organizationId: string): Promise<number> {
-  if (dialectOf(db) === 'postgres') {
-    const row = await db.selectFrom('change_feeds').select('position').where('organization_id', '=', organizationId).executeTakeFirst();
-    return Number(row?.position ?? 0);
-  }
-  const row = await db
-    .selectFrom('change_events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  if (row?.last != null) return Number(row.last);
-  return prunedThrough(db, organizationId);
+  const row = await db.selectFrom('change_feeds').select('position').where('organization_id', '=', organizationId).executeTakeFirst();
+  return Number(row?.position ?? 0);
 }
 
 export async function prunedThrough(db: Db, organizationId: string): Promise<number> {

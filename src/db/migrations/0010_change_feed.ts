@@ -5,12 +5,12 @@ import type { MigrationContext } from './index.js';
 /**
  * The change feed (docs/rules.md §6 Change feed, docs/durability.md "The change feed"): change_events holds one
  * row per committed change, numbered per workspace in commit order by `position`; change_feeds holds
- * per workspace how far pruning went (`pruned_through`) and, on PostgreSQL, the last position given.
+ * per workspace the last position given and how far pruning went (`pruned_through`).
  *
  * On PostgreSQL a position is taken at COMMIT by a deferred constraint trigger, under the row lock of
  * the workspace's change_feeds row: a later position can only be given once the earlier one's
  * transaction has ended, so positions become visible in order and a reader never skips one. On
- * SQLite (one writer) the insert itself takes the next position.
+ * SQLite (one writer) the insert takes the next position from the same row at once.
  */
 export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Promise<void> {
   const t = columnTypes(dialect);

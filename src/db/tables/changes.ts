@@ -2,7 +2,7 @@
 
 export interface ChangeFeedsTable {
   organization_id: string;
-  /** PostgreSQL: the last position given in the workspace (taken at COMMIT). Unused on SQLite. */
+  /** The last position given in the workspace (on PostgreSQL taken at COMMIT). */
   position: number;
   /** Events at or before this position have been pruned: a cursor before it answers 410. */
   pruned_through: number;
