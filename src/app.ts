@@ -122,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  for (const area of areas) if (area.pages) await app.register(area.pages);
   await app.register(webApp);
 
   await app.ready();

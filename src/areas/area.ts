@@ -5,6 +5,8 @@ import type { FastifyPluginAsync } from 'fastify';
 export interface Area {
   name: string;
   routes: FastifyPluginAsync;
+  /** Pages served outside /api (HTML for people, e.g. the pages mailed links open), registered at the root. */
+  pages?: FastifyPluginAsync;
   /** Schemas with an `$id`, shared as OpenAPI components and referenced with Type.Ref. */
   schemas?: TSchema[];
 }

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { FailureKeys, SignInFailures } from '../areas/access/index.js';
 import { bearerOf } from './bearer.js';
 import { ApiError } from '../domain/errors.js';
 
@@ -16,8 +17,15 @@ declare module 'fastify' {
      * under /api (unknown routes too); the token limit runs in the /api scope before authentication.
      */
     rateLimitHooks: { perAddress: onRequestHookHandler; perToken: onRequestHookHandler };
+    /** Failed password checks per account and per address (docs/rules.md §7 Lockout), in the same stores as the limits. */
+    signInFailures: SignInFailures;
   }
 }
+
+/** The stores' own reading, which the package's types leave out: the count so far, without counting. */
+type ReadableStore = FastifyRateLimitStore & {
+  read(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void;
+};
 
 const WINDOW_MS = 60_000;
 /** Counters kept in this process, per limit (the least recently seen key goes first). */
@@ -113,8 +121,41 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
   };
 
   const perAddress = limiter('address', perAddressPerMinute, (request) => request.ip, false);
+  app.decorate('signInFailures', signInFailures(app, storeOf));
   app.decorate('rateLimitHooks', {
     perAddress: (request, reply, done) => (isUnderApi(request) ? perAddress.call(app, request, reply, done) : done()),
     perToken: limiter('token', perTokenPerMinute, tokenKey, true),
   });
 });
+
+/**
+ * Failed password checks, counted per account (its email's digest) and per client address in a
+ * fixed window of SIGN_IN_LOCKOUT_SECONDS; a key at its limit is locked until its window ends. A
+ * store that cannot answer locks nobody, as the request limits serve uncounted.
+ */
+function signInFailures(app: FastifyInstance, storeOf: (kind: string) => FastifyRateLimitStore): SignInFailures {
+  const { perAccount, perAddress, windowSeconds } = app.config.signInLockout;
+  const windowMs = windowSeconds * 1000;
+  const account = storeOf('sign-in-account') as ReadableStore;
+  const address = storeOf('sign-in-address') as ReadableStore;
+  const count = (store: ReadableStore, key: string, max: number, counting: boolean) =>
+    new Promise<{ current: number; ttl: number } | undefined>((resolve) => {
+      const done = (error: Error | null, result?: { current: number; ttl: number }) => resolve(error ? undefined : result);
+      if (counting) store.incr(key, done, windowMs, max);
+      else store.read(key, done, windowMs, max);
+    });
+  const lockedFor = (result: { current: number; ttl: number } | undefined, max: number) =>
+    result !== undefined && result.current >= max ? Math.max(1, Math.ceil(result.ttl / 1000)) : 0;
+  return {
+    async lockedForSeconds(keys: FailureKeys) {
+      const [byAccount, byAddress] = await Promise.all([
+        count(account, keys.account, perAccount, false),
+        count(address, keys.address, perAddress, false),
+      ]);
+      return Math.max(lockedFor(byAccount, perAccount), lockedFor(byAddress, perAddress));
+    },
+    async record(keys: FailureKeys) {
+      await Promise.all([count(account, keys.account, perAccount, true), count(address, keys.address, perAddress, true)]);
+    },
+  };
+}

@@ -42,6 +42,12 @@ const TABLE: Row[] = [
   ['POST /auth/sign-out',                                                        401, 200, 200, 200, 200, 200, 401],
   ['GET /auth/sessions',                                                         401, 200, 200, 200, 200, 200, 401],
   ['DELETE /auth/sessions/{sessionId}',                                          401, 200, 404, 404, 404, 404, 401],
+  // Public: links are mailed (or not) and the answer is the same; a password signs in only at its workspace's host.
+  ['POST /auth/email-link',                                                      200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/password-reset',                                                  200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/find-workspaces',                                                 200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/sign-in',                                                         200, 200, 200, 200, 200, 401, 200],
+  ['PUT /auth/password',                                                         401, 200, 200, 200, 200, 200, 401],
   // Projects (§5: admin all; user the projects they are an unarchived member of; update: admin, project admin)
   ['GET /projects',                                                              401, 200, 200, 200, 200, 200, 401],
   ['POST /projects',                                                             401, 403, 403, 403, 200, 200, 401],

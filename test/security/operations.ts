@@ -1,6 +1,6 @@
 import { make } from '../support/factories/index.js';
 import { as, ok, type Harness } from '../support/harness.js';
-import { hashToken } from '../support/src.js';
+import { hashPassword, hashToken } from '../support/src.js';
 import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
@@ -66,6 +66,22 @@ async function freshRequest(h: Harness, w: World, kind: RequestKind): Promise<st
   }
 }
 
+const MATRIX_PASSWORD = 'correct horse battery staple';
+let matrixDigest: Promise<string> | undefined;
+
+/** Every account of the store gets MATRIX_PASSWORD (whoever calls, the current password is known). */
+async function givePasswordToAll(h: Harness): Promise<void> {
+  matrixDigest ??= hashPassword(MATRIX_PASSWORD);
+  await h.app.db.updateTable('accounts').set({ password_hash: await matrixDigest }).execute();
+}
+
+/** A fresh user of the world's workspace whose password is MATRIX_PASSWORD: their email. */
+async function accountWithPassword(h: Harness, w: World): Promise<string> {
+  const user = await h.user(w.ws);
+  await givePasswordToAll(h);
+  return user.email;
+}
+
 /** A fresh session of the user's account (as a sign-in makes one): its id. */
 async function freshSessionId(h: Harness, userId: string): Promise<string> {
   const token = await make.session(h, userId);
@@ -90,6 +106,14 @@ export const OPERATIONS: Record<string, Build> = {
   'POST /auth/sign-out': async () => ({}),
   'GET /auth/sessions': async () => ({}),
   'DELETE /auth/sessions/{sessionId}': async (h, w) => ({ params: { sessionId: await freshSessionId(h, w.user.userId) } }),
+  'POST /auth/email-link': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/password-reset': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/find-workspaces': async (_h, w) => ({ body: { email: w.user.email } }),
+  'POST /auth/sign-in': async (h, w) => ({ body: { email: await accountWithPassword(h, w), password: MATRIX_PASSWORD } }),
+  'PUT /auth/password': async (h) => {
+    await givePasswordToAll(h);
+    return { body: { currentPassword: MATRIX_PASSWORD, newPassword: MATRIX_PASSWORD } };
+  },
   'GET /organizations': async () => ({}),
   'GET /organization': async () => ({}),
   'PUT /organization': async () => ({ body: { notes: `Notes ${next()}` } }),

@@ -103,6 +103,40 @@ describeEachStore(
       console.log(`[${h.store}] secrets at rest: ${secrets.length} secrets issued, ${Object.keys(dump).length} tables and ${h.logs.length} log lines searched, 0 found`);
     });
 
+    it('no password is in any table or in the logs: set after a link, changed, reset through the page, tried right and wrong, in JSON and in forms', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const passwords = ['first passphrase ü 1', 'second passphrase 2', 'wrong passphrase 3', 'page passphrase 4', 'form wrong passphrase 5'];
+      const linkToken = async (route: string) => {
+        await ok(h.call('POST', route, { host: ws.host, body: { email: user.email } }));
+        return /tto_[A-Za-z0-9_-]{43}/.exec((await listMessages(h.app.db, ws.organizationId)).at(-1)!.body)![0];
+      };
+      const session = await ok(redeem(h, ws, await linkToken('/api/auth/email-link')));
+      const tokens = [session.token];
+      await ok(h.call('PUT', '/api/auth/password', { host: ws.host, token: session.token, body: { newPassword: passwords[0] } }));
+      await ok(h.call('PUT', '/api/auth/password', { host: ws.host, token: session.token, body: { currentPassword: passwords[0], newPassword: passwords[1] } }));
+      expect((await h.call('POST', '/api/auth/sign-in', { host: ws.host, body: { email: user.email, password: passwords[2] } })).status).toBe(401);
+      tokens.push((await ok(h.call('POST', '/api/auth/sign-in', { host: ws.host, body: { email: user.email, password: passwords[1] } }))).token);
+      const form = (url: string, payload: string) =>
+        h.call('POST', url, { host: ws.host, payload, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${ws.domain}.timetrack.test:3000` } });
+      const reset = await linkToken('/api/auth/password-reset');
+      expect((await form('/auth/one-time', `token=${reset}&newPassword=${encodeURIComponent(passwords[3])}`)).status).toBe(303);
+      expect((await form('/auth/sign-in', `email=${encodeURIComponent(user.email)}&password=${encodeURIComponent(passwords[4])}`)).status).toBe(401);
+      expect((await form('/auth/sign-in', `email=${encodeURIComponent(user.email)}&password=${encodeURIComponent(passwords[3])}`)).status).toBe(303);
+      const dump = await dumpAll(h);
+      const found: string[] = [];
+      for (const password of passwords) {
+        for (const [table, rows] of Object.entries(dump)) {
+          for (const row of rows) if (JSON.stringify(row).includes(password)) found.push(`${password} in ${table}`);
+        }
+        for (const line of h.logs) if (line.includes(password) || line.includes(encodeURIComponent(password))) found.push(`${password} in the log: ${line}`);
+      }
+      for (const token of tokens) for (const hit of hitsIn(dump, token)) found.push(`session token in ${hit}`);
+      expect(found).toEqual([]);
+      const account = dump.accounts.find((row) => row.email === user.email)!;
+      expect(account.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    });
+
     it('the outbox\'s sign-in link is the only copy of its token, and the token dies with its first use', async () => {
       const ws = await h.workspace();
       const token = await signInLinkToken(h, ws);

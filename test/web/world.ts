@@ -46,3 +46,31 @@ export async function activitiesOf(world: WebWorld, domain: string, key: string)
   expect(answer.status).toBe(200);
   return Object.values(answer.body);
 }
+
+/** The last one-time sign-in link the workspace's outbox holds (as `timetrack outbox list` prints it). */
+export async function lastMailedLink(world: WebWorld, domain: string, to?: string): Promise<string> {
+  const listed = await runCli(['outbox', 'list', '--domain', domain], { DATABASE_URL: world.databaseUrl });
+  expect(listed.code, listed.stderr).toBe(0);
+  const messages = listed.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const links = messages
+    .filter((message) => to === undefined || JSON.stringify(message).includes(to))
+    .flatMap((message) => [...JSON.stringify(message).matchAll(/http:\/\/[^\s"\\]+\/auth\/one-time\?token=[\w.-]+/g)].map((match) => match[0]));
+  expect(links.length).toBeGreaterThan(0);
+  return links.at(-1)!;
+}
+
+/** A support sign-in link (the operator asks, the administrator grants): a real cookie session as the administrator. */
+export async function supportLink(world: WebWorld, team: Team): Promise<string> {
+  const asked = await runCli(['support', 'impersonate', '--domain', team.domain, '--reason', 'Browser test'], { DATABASE_URL: world.databaseUrl });
+  expect(asked.code, asked.stderr).toBe(0);
+  const { requestId } = JSON.parse(asked.stdout);
+  expect((await world.api(team.domain, 'PUT', `/requests/${requestId}`, { token: team.admin.key, body: { status: 'RESOLVED' } })).status).toBe(200);
+  return lastMailedLink(world, team.domain);
+}
+
+/** Opens a mailed link and presses its Sign in button (the link alone signs nobody in). */
+export async function redeemLink(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
+}

@@ -32,7 +32,7 @@ export async function redeemOneTimeSignIn(
   workspace: Workspace,
   token: string,
   context: SignInContext,
-): Promise<SignedIn & { email: string; purpose: OneTimePurpose }> {
+): Promise<SignedIn & { email: string; accountId: string; purpose: OneTimePurpose }> {
   if (!isTokenOf(ONE_TIME_TOKEN_PREFIX, token)) throw rejected();
   return db.transaction().execute(async (trx) => {
     const user = await redeemOneTimeToken(trx, workspace.id, token, nowIso());
@@ -50,7 +50,7 @@ export async function redeemOneTimeSignIn(
       },
       context,
     );
-    return { ...signedIn, email: user.email, purpose: user.purpose };
+    return { ...signedIn, email: user.email, accountId: user.accountId, purpose: user.purpose };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { fromDbBool } from '../../db/values.js';
+import { fromDbBool, toDbBool } from '../../db/values.js';
 import type { Role, TokenKind } from '../../domain/actor.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { newId } from '../../lib/ids.js';
@@ -289,4 +289,47 @@ export async function peekOneTimeToken(db: Db, organizationId: string, token: st
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return row?.purpose as OneTimePurpose | undefined;
+}
+
+/**
+ * The unarchived user of an email (case-insensitive) in a workspace, with the account's password
+ * digest: who a link or a password may sign in there.
+ */
+export async function findActiveUserByEmail(
+  db: Db,
+  organizationId: string,
+  email: string,
+): Promise<{ userId: string; accountId: string; passwordHash: string | null } | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id as user_id', 'users.account_id', 'accounts.password_hash'])
+    .where('users.organization_id', '=', organizationId)
+    .where('accounts.email', '=', normalizeEmail(email))
+    .where('users.archived', '=', toDbBool(false))
+    .executeTakeFirst();
+  return row && { userId: row.user_id, accountId: row.account_id, passwordHash: row.password_hash };
+}
+
+/** The workspaces where an email has an unarchived user, oldest first (read here: the workspace area's face imports this one). */
+export async function workspacesOfEmail(db: Db, email: string): Promise<{ domain: string; name: string }[]> {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .select(['organizations.domain', 'organizations.name'])
+    .where('accounts.email', '=', normalizeEmail(email))
+    .where('users.archived', '=', toDbBool(false))
+    .orderBy('organizations.created_at')
+    .orderBy('organizations.id')
+    .execute();
+}
+
+export async function accountPasswordHash(db: Db, accountId: string): Promise<string | null> {
+  const row = await db.selectFrom('accounts').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+  return row?.password_hash ?? null;
+}
+
+export async function setAccountPassword(db: Db, accountId: string, passwordHash: string, at: string): Promise<void> {
+  await db.updateTable('accounts').set({ password_hash: passwordHash, password_changed_at: at }).where('id', '=', accountId).execute();
 }

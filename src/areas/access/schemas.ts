@@ -61,3 +61,24 @@ export const Session = Type.Object(
 export const SessionMap = IdMap(Type.Ref(Session), 'The sessions of the caller\'s account by id, oldest first; never their tokens');
 
 export const SessionParams = Type.Object({ sessionId: Id });
+
+export const EmailBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254, description: 'An email address (trimmed; case does not matter)' }),
+});
+
+export const PasswordSignInBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 254 }),
+  password: Type.String({ minLength: 1, maxLength: 1024, description: 'The account\'s password' }),
+});
+
+export const PasswordSession = Type.Object({
+  domain: Type.String({ description: 'Workspace subdomain' }),
+  email: Type.String({ format: 'email' }),
+  token: Type.String({ description: 'A session access token (tts_…); also set as the cookie timetrack_access_token' }),
+  expiresAt: Timestamp('When the session token stops working'),
+});
+
+export const PasswordChange = Type.Object({
+  currentPassword: Type.Optional(Type.String({ maxLength: 1024, description: 'Required when the account has a password, except right after a link sign-in' })),
+  newPassword: Type.String({ minLength: 12, maxLength: 256, description: '12 to 256 characters (Unicode code points), no other rule' }),
+});

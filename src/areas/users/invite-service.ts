@@ -7,7 +7,7 @@ import { forbidden, invalid } from '../../domain/errors.js';
 import { actorHolds, SUPPORT_SESSION_DENIED } from '../../domain/policy.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
-import { findOrCreateAccount } from '../access/index.js';
+import { findOrCreateAccount, issueSignInLink } from '../access/index.js';
 import { enqueueMessage } from '../mail/index.js';
 import { createUser, findUser, findUserByAccount, workspaceNameOf } from './repository.js';
 import type { User, UserInvite } from './schemas.js';
@@ -44,7 +44,7 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
         });
         user = (await findUser(trx, workspace.id, userId))!;
       }
-      await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
+      await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null, userId: user.id });
       return user;
     });
   return rerunAfterUniqueRace(invite, ATTEMPTS);
@@ -52,13 +52,15 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
 
 async function enqueueInvitation(
   trx: Trx,
-  invitation: { config: Config; workspace: Workspace; inviter: Actor; email: string; name: string | null },
+  invitation: { config: Config; workspace: Workspace; inviter: Actor; email: string; name: string | null; userId: string },
 ): Promise<void> {
-  const { config, workspace, inviter, email, name } = invitation;
+  const { config, workspace, inviter, email, name, userId } = invitation;
   const workspaceName = await workspaceNameOf(trx, workspace.id);
   const from = (await findUser(trx, workspace.id, inviter.userId))?.name ?? inviter.email;
   // Links come from PUBLIC_URL / BASE_DOMAIN, never from the request's Host (docs/rules.md §2).
   const url = `${workspaceUrl(config, workspace.domain)}/`;
+  // The first click signs the person in (docs/rules.md §7 Links): a single-use link, valid a week.
+  const link = await issueSignInLink(trx, { config, workspace, userId, purpose: 'invitation' });
   await enqueueMessage(trx, {
     organizationId: workspace.id,
     to: email,
@@ -69,11 +71,15 @@ async function enqueueInvitation(
       '',
       `${from} invited you to the workspace "${workspaceName}" on timetrack.`,
       '',
-      'Open the workspace here:',
-      url,
+      `Sign in, once, before ${link.expiresAt}:`,
+      link.url,
       '',
-      `Sign in with this email address: ${email}`,
+      'Afterwards, open the workspace here and sign in with this email address:',
+      url,
+      email,
       '',
     ].join('\n'),
+    // The link is kept in the outbox only while it can be used (docs/rules.md §6 Mail).
+    expiresAt: link.expiresAt,
   });
 }

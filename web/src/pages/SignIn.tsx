@@ -2,10 +2,22 @@ import { useSignal } from '@preact/signals';
 import { api, problemMessage } from '../api/client.js';
 import { currentPath } from '../lib/router.js';
 
-/** Where to go once signed in: the page the person was on (same origin only), else Track. */
+/*
+ * Where to go once signed in: the page the person was on. A mailed link opens in a tab of its own,
+ * without the sign-in page's `next`, so that page keeps it in localStorage (a path, never a token).
+ */
+const NEXT_KEY = 'timetrack.next';
+const samePath = (path: string | null): path is string => !!path && path.startsWith('/') && !path.startsWith('//');
+
+export function rememberNext(): void {
+  const next = new URLSearchParams(location.search).get('next');
+  if (samePath(next)) localStorage.setItem(NEXT_KEY, next);
+}
+
 export function nextPath(): string {
-  const next = new URLSearchParams(location.search).get('next') ?? '/';
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const next = new URLSearchParams(location.search).get('next') ?? localStorage.getItem(NEXT_KEY);
+  localStorage.removeItem(NEXT_KEY);
+  return samePath(next) ? next : '/';
 }
 
 /**
@@ -43,6 +55,7 @@ function RedeemLink() {
 }
 
 function SignInForms() {
+  rememberNext();
   return (
     <section class="card narrow" aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>

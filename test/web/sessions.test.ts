@@ -1,0 +1,103 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, personContext, startWebWorld, type WebWorld } from '../support/browser.js';
+import { testStores } from '../support/stores.js';
+import { activitiesOf, makeTeam, redeemLink, supportLink, type Team } from './world.js';
+
+/* The browser session: the HttpOnly cookie sign-in sets, CSRF, and a session that ends under the person. */
+
+const sqlite = testStores.find((store) => store.name === 'sqlite')!;
+
+describe('Web app sessions in a browser', { timeout: 120_000 }, () => {
+  let world: WebWorld;
+  let browser: Browser;
+  let team: Team;
+
+  beforeAll(async () => {
+    [world, browser] = await Promise.all([startWebWorld(sqlite), launchChromium()]);
+    team = await makeTeam(world, 'acme');
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await world?.stop();
+  });
+
+  it('a mailed link signs in only when its button is pressed, and the session is an HttpOnly cookie no script can read', async () => {
+    const context = await personContext(browser);
+    const page = await context.newPage();
+    const link = await supportLink(world, team);
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await context.cookies()).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Track' }).waitFor();
+    await expect.poll(async () => (await context.cookies(world.origin('acme'))).length).toBe(1);
+    const [cookie] = await context.cookies(world.origin('acme'));
+    expect(cookie).toMatchObject({ name: 'timetrack_access_token', httpOnly: true, sameSite: 'Lax', path: '/', domain: 'acme.localhost' });
+    expect(await page.evaluate('document.cookie')).toBe('');
+    expect(await page.evaluate('JSON.stringify({ ...localStorage, ...sessionStorage })')).not.toContain(cookie.value);
+    // The same link again: used up.
+    const again = await context.newPage();
+    await again.goto(link);
+    await again.getByRole('button', { name: 'Sign in' }).click();
+    await again.getByText('This link has been used or has expired.').waitFor();
+    await context.close();
+  });
+
+  it('a write from another origin with the session cookie fails (CSRF), while the app itself writes', async () => {
+    const context = await personContext(browser);
+    const page = await context.newPage();
+    await redeemLink(page, await supportLink(world, team));
+    const target = `${world.origin('acme')}/api/activities`;
+    const own = await page.evaluate(async (url) => {
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'own origin', startedAt: new Date().toISOString(), endedAt: new Date().toISOString() }) });
+      return answer.status;
+    }, target);
+    expect(own).toBe(200);
+
+    const evil = await context.newPage();
+    await evil.goto(`${world.origin('evil')}/healthz`);
+    await evil.evaluate(async (url) => {
+      await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ name: 'forged by fetch', startedAt: new Date().toISOString(), endedAt: new Date().toISOString() }) }).catch(() => undefined);
+    }, target);
+    const answer = evil.waitForResponse(target);
+    // A form posted from the other origin: a top-level navigation, the cookie's SameSite=Lax case.
+    await evil.evaluate(`(() => {
+      const form = document.createElement('form');
+      form.method = 'POST';
+      form.action = ${JSON.stringify(target)};
+      form.enctype = 'text/plain';
+      const field = document.createElement('input');
+      field.name = '{"name":"forged by form","startedAt":"2026-01-01T00:00:00Z","endedAt":"2026-01-01T01:00:00Z","x":"';
+      field.value = '"}';
+      form.append(field);
+      document.body.append(form);
+      form.submit();
+    })()`);
+    expect([401, 403]).toContain((await answer).status());
+    const names = (await activitiesOf(world, 'acme', team.admin.key)).map((activity) => activity.name);
+    expect(names).toContain('own origin');
+    expect(names.filter((name) => name.startsWith('forged'))).toEqual([]);
+    await context.close();
+  });
+
+  it('a session that ends returns the person to sign-in, and signing in again brings them back to the page they were on', async () => {
+    const context = await personContext(browser);
+    const page = await context.newPage();
+    await redeemLink(page, await supportLink(world, team));
+    await page.getByRole('link', { name: 'Timesheet' }).click();
+    await page.getByRole('heading', { name: 'Timesheet' }).waitFor();
+    const sessions = await world.api('acme', 'GET', '/auth/sessions', { token: team.admin.key });
+    for (const session of Object.values(sessions.body) as Array<{ id: string }>) {
+      expect((await world.api('acme', 'DELETE', `/auth/sessions/${session.id}`, { token: team.admin.key })).status).toBe(200);
+    }
+    await page.getByRole('button', { name: 'Next week' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/timesheet');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await redeemLink(page, await supportLink(world, team));
+    expect(new URL(page.url()).pathname).toBe('/timesheet');
+    await page.getByRole('heading', { name: 'Timesheet' }).waitFor();
+    await context.close();
+  });
+});
