@@ -12,7 +12,7 @@ import { activitiesOf, makeTeam, signedIn, type Team } from './world.js';
 const sqlite = testStores.find((store) => store.name === 'sqlite')!;
 const minutes = (a: { startedAt: string; endedAt: string | null }) => (Date.parse(a.endedAt!) - Date.parse(a.startedAt)) / 60_000;
 
-describe('Web app in a browser', { timeout: 120_000 }, () => {
+describe('Web app in a browser', { timeout: 180_000 }, () => {
   let world: WebWorld;
   let browser: Browser;
   let team: Team;

@@ -1,14 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, personContext, startWebWorld, type WebWorld } from '../support/browser.js';
+import { launchChromium, personContext, phoneScreenshot, seriousViolations, startWebWorld, type WebWorld } from '../support/browser.js';
 import { testStores } from '../support/stores.js';
-import { activitiesOf, makeTeam, redeemLink, supportLink, type Team } from './world.js';
+import { activitiesOf, lastMailedLink, makeTeam, redeemLink, signedIn, supportLink, type Team } from './world.js';
 
 /* The browser session: the HttpOnly cookie sign-in sets, CSRF, and a session that ends under the person. */
 
 const sqlite = testStores.find((store) => store.name === 'sqlite')!;
 
-describe('Web app sessions in a browser', { timeout: 120_000 }, () => {
+describe('Web app sessions in a browser', { timeout: 180_000 }, () => {
   let world: WebWorld;
   let browser: Browser;
   let team: Team;
@@ -98,6 +98,77 @@ describe('Web app sessions in a browser', { timeout: 120_000 }, () => {
     await redeemLink(page, await supportLink(world, team));
     expect(new URL(page.url()).pathname).toBe('/timesheet');
     await page.getByRole('heading', { name: 'Timesheet' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('Web app sign-in by password and public pages in a browser', { timeout: 180_000 }, () => {
+  let world: WebWorld;
+  let browser: Browser;
+  let team: Team;
+
+  beforeAll(async () => {
+    [world, browser] = await Promise.all([startWebWorld(sqlite), launchChromium()]);
+    team = await makeTeam(world, 'acme');
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await world?.stop();
+  });
+
+  it('a password set after a link sign-in signs in; a reset link sets a new one; a wrong password is refused', async () => {
+    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByLabel('New password (12 characters or more)').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(await context.cookies(world.origin('acme'))).toEqual([]);
+
+    await page.locator('#password-email').fill(team.user.email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong horse battery');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('The email or the password is wrong.').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Track' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await page.locator('#password-email').fill(team.user.email);
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByText('a link to choose a new password is on its way').waitFor();
+    await page.goto(await lastMailedLink(world, 'acme', team.user.email));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('New password (12 characters or more)').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Save and continue' }).click();
+    await page.getByRole('heading', { name: 'Track' }).waitFor();
+    const signIn = (password: string) => world.api('acme', 'POST', '/auth/sign-in', { body: { email: team.user.email, password } });
+    expect((await signIn('a brand new passphrase')).status).toBe(200);
+    expect((await signIn('correct horse battery')).status).toBe(401);
+    await context.close();
+  });
+
+  it('the sign-in, link and find-your-workspace pages pass axe with no serious or critical violation, and are photographed at 360 px', async () => {
+    const context = await personContext(browser);
+    const page = await context.newPage();
+    const pages: [string, string, string][] = [
+      ['sign-in', `${world.origin('acme')}/sign-in`, 'Sign in'],
+      ['mailed-link', `${world.origin('acme')}/auth/one-time?token=tto_unused`, 'Sign in to timetrack'],
+      ['find-your-workspace', `http://localhost:${world.port}/`, 'Find your workspace'],
+    ];
+    for (const [name, url, heading] of pages) {
+      await page.goto(url);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      expect(await seriousViolations(page), name).toEqual([]);
+      await phoneScreenshot(page, name);
+      await page.setViewportSize({ width: 1100, height: 800 });
+    }
+    await page.goto(`http://localhost:${world.port}/`);
+    await page.getByLabel('Your email address').fill(team.user.email);
+    await page.getByRole('button', { name: 'Email me my workspaces' }).click();
+    await page.getByText('If that address belongs to a workspace').waitFor();
     await context.close();
   });
 });

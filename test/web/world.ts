@@ -30,12 +30,22 @@ export async function makeTeam(world: WebWorld, domain: string): Promise<Team> {
   };
 }
 
-/** A signed-in browser of one person, on the Track page. */
-export async function signedIn(browser: Browser, world: WebWorld, domain: string, person: { email: string; key: string }): Promise<{ context: BrowserContext; page: Page }> {
+/** Signs in through the sign-in page's email link form, the link read from the outbox, and its button. */
+export async function signInByEmailLink(page: Page, world: WebWorld, domain: string, email: string): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/sign-in')) await page.goto(`${world.origin(domain)}/sign-in`);
+  await page.getByLabel('Email', { exact: true }).first().fill(email);
+  await page.getByRole('button', { name: 'Email me a link' }).click();
+  await page.getByText(`If ${email} belongs to this workspace`).waitFor();
+  await redeemLink(page, await lastMailedLink(world, domain, email));
+}
+
+/** A signed-in browser of one person (by email link: the session cookie), on the Track page. */
+export async function signedIn(browser: Browser, world: WebWorld, domain: string, person: { email: string }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await personContext(browser);
-  await context.setExtraHTTPHeaders({ authorization: `Bearer ${person.key}` });
   const page = await context.newPage();
   await page.goto(`${world.origin(domain)}/`);
+  await page.waitForURL((url) => url.pathname === '/sign-in');
+  await signInByEmailLink(page, world, domain, person.email);
   await page.getByRole('heading', { name: 'Track' }).waitFor();
   return { context, page };
 }

@@ -1,5 +1,6 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, problemMessage, type Problem, type Schemas } from '../api/client.js';
+import { api, fieldErrors, problemMessage, type Problem, type Schemas } from '../api/client.js';
+import { describedBy, Field } from '../components/Field.js';
 import { formats } from '../lib/session.js';
 
 type Session = Schemas['Session'];
@@ -62,7 +63,45 @@ function Sessions() {
   );
 }
 
-/** Password, two-factor codes and sessions. */
+function PasswordChange() {
+  const problem = useSignal<Problem | undefined>(undefined);
+  const saved = useSignal(false);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const currentPassword = String(data.get('currentPassword') ?? '');
+    const answer = await api.PUT('/auth/password', { body: { newPassword: String(data.get('newPassword') ?? ''), ...(currentPassword ? { currentPassword } : {}) } });
+    problem.value = answer.error;
+    saved.value = !answer.error;
+    if (!answer.error) form.reset();
+  };
+  return (
+    <form class="card" onSubmit={(event) => void submit(event)} aria-labelledby="password-heading">
+      <h2 id="password-heading">Password</h2>
+      <p class="muted">Changing it signs you out everywhere else.</p>
+      <Field id="current-password" label="Current password (leave empty if you have none)" error={errors.currentPassword}>
+        <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" maxLength={256} {...describedBy('current-password', errors.currentPassword)} />
+      </Field>
+      <Field id="new-password" label="New password (12 characters or more)" error={errors.newPassword}>
+        <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minLength={12} maxLength={256} {...describedBy('new-password', errors.newPassword)} />
+      </Field>
+      <button type="submit" class="primary">
+        Change password
+      </button>
+      {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
+      {saved.value && <p role="status">Password changed.</p>}
+    </form>
+  );
+}
+
+/** Password and sessions (two-factor codes come with their routes). */
 export function AccountSecurity() {
-  return <Sessions />;
+  return (
+    <>
+      <PasswordChange />
+      <Sessions />
+    </>
+  );
 }

@@ -1,5 +1,6 @@
 import { useSignal } from '@preact/signals';
-import { api, problemMessage } from '../api/client.js';
+import { api, fieldErrors, problemMessage, type Problem } from '../api/client.js';
+import { describedBy, Field } from '../components/Field.js';
 import { currentPath } from '../lib/router.js';
 
 /*
@@ -22,12 +23,13 @@ export function nextPath(): string {
 
 /**
  * A mailed link (`/auth/one-time?token=…`): opening it signs nobody in; the button does, so a link
- * fetched by a mail scanner is not used up.
+ * fetched by a mail scanner is not used up. A password-reset link then asks for the new password.
  */
 function RedeemLink() {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const problem = useSignal<string | null>(null);
   const busy = useSignal(false);
+  const resetting = useSignal(false);
   const redeem = async () => {
     busy.value = true;
     const answer = await api.POST('/auth/one-time', { body: { token } });
@@ -36,8 +38,12 @@ function RedeemLink() {
       problem.value = answer.error.status === 401 ? 'This link has been used or has expired. Ask for a new one.' : problemMessage(answer.error);
       return;
     }
-    location.replace(nextPath());
+    // The address no longer needs the token: it leaves the history.
+    history.replaceState(null, '', '/auth/one-time');
+    if (answer.data.purpose === 'password-reset') resetting.value = true;
+    else location.replace(nextPath());
   };
+  if (resetting.value) return <NewPassword />;
   return (
     <section class="card narrow" aria-labelledby="redeem-heading">
       <h1 id="redeem-heading">Sign in to timetrack</h1>
@@ -54,12 +60,116 @@ function RedeemLink() {
   );
 }
 
+/** Right after a reset link: the new password (no current one needed for a few minutes). */
+function NewPassword() {
+  const problem = useSignal<Problem | undefined>(undefined);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const newPassword = String(new FormData(event.currentTarget as HTMLFormElement).get('newPassword') ?? '');
+    const answer = await api.PUT('/auth/password', { body: { newPassword } });
+    problem.value = answer.error;
+    if (!answer.error) location.replace(nextPath());
+  };
+  return (
+    <form class="card narrow" onSubmit={submit} aria-labelledby="reset-heading">
+      <h1 id="reset-heading">Choose a new password</h1>
+      <Field id="reset-password" label="New password (12 characters or more)" error={errors.newPassword}>
+        <input id="reset-password" name="newPassword" type="password" autocomplete="new-password" required minLength={12} maxLength={256} {...describedBy('reset-password', errors.newPassword)} />
+      </Field>
+      <button type="submit" class="primary">
+        Save and continue
+      </button>
+      {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
+    </form>
+  );
+}
+
+const emailOf = (event: Event) => String(new FormData(event.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+
+function EmailLink() {
+  const sent = useSignal<string | null>(null);
+  const problem = useSignal<Problem | undefined>(undefined);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const email = emailOf(event);
+    const answer = await api.POST('/auth/email-link', { body: { email } });
+    problem.value = answer.error;
+    if (!answer.error) sent.value = email;
+  };
+  return (
+    <form onSubmit={submit} aria-labelledby="link-heading" class="stack">
+      <h2 id="link-heading">Email me a sign-in link</h2>
+      <Field id="link-email" label="Email" error={errors.email}>
+        <input id="link-email" name="email" type="email" autocomplete="email" required maxLength={254} {...describedBy('link-email', errors.email)} />
+      </Field>
+      <button type="submit" class="primary">
+        Email me a link
+      </button>
+      {sent.value && <p role="status">If {sent.value} belongs to this workspace, a sign-in link is on its way. It works once, for 15 minutes.</p>}
+      {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
+    </form>
+  );
+}
+
+function Password() {
+  const problem = useSignal<Problem | undefined>(undefined);
+  const resetSent = useSignal(false);
+  const busy = useSignal(false);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    busy.value = true;
+    const answer = await api.POST('/auth/sign-in', { body: { email: String(form.get('email') ?? '').trim(), password: String(form.get('password') ?? '') } });
+    busy.value = false;
+    problem.value = answer.error;
+    if (!answer.error) location.replace(nextPath());
+  };
+  const reset = async () => {
+    const email = (document.getElementById('password-email') as HTMLInputElement).value.trim();
+    if (!email) {
+      problem.value = { type: '', title: '', status: 422, code: 'validation', detail: '', errors: [{ pointer: '/body/email', message: 'Type your email address first.' }] };
+      return;
+    }
+    const answer = await api.POST('/auth/password-reset', { body: { email } });
+    problem.value = answer.error;
+    resetSent.value = !answer.error;
+  };
+  const message = problem.value?.status === 401 ? 'The email or the password is wrong.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
+  return (
+    <form onSubmit={submit} aria-labelledby="password-heading" class="stack">
+      <h2 id="password-heading">Sign in with a password</h2>
+      <Field id="password-email" label="Email" error={errors.email}>
+        <input id="password-email" name="email" type="email" autocomplete="username" required maxLength={254} {...describedBy('password-email', errors.email)} />
+      </Field>
+      <Field id="password-password" label="Password" error={errors.password}>
+        <input id="password-password" name="password" type="password" autocomplete="current-password" required maxLength={256} {...describedBy('password-password', errors.password)} />
+      </Field>
+      <button type="submit" class="primary" disabled={busy.value}>
+        Sign in
+      </button>
+      <button type="button" class="link" onClick={() => void reset()}>
+        Forgot your password?
+      </button>
+      {resetSent.value && <p role="status">If that address belongs to this workspace, a link to choose a new password is on its way.</p>}
+      {message && (
+        <p class="error" role="alert">
+          {message}
+        </p>
+      )}
+    </form>
+  );
+}
+
 function SignInForms() {
   rememberNext();
   return (
     <section class="card narrow" aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>
-      <p>Open the sign-in link your workspace mailed you.</p>
+      <EmailLink />
+      <Password />
     </section>
   );
 }
