@@ -188,14 +188,6 @@ export async function rateChangesIn(db: Db, organizationId: string, period: Repo
   return rows.map((row) => row.at).sort();
 }
 
-/** The first and last startedAt of the activities of the workspace in the period (null: none). */
-export async function dataRange(db: Db, spec: SelectionSpec): Promise<{ first: string; last: string } | null> {
-  const { rows } = await sql<{ first: string | null; last: string | null }>`select min(a.started_at) as first, max(a.started_at) as last
-    from activities a where a.organization_id = ${spec.organizationId} and a.started_at >= ${spec.period.start} and a.started_at < ${spec.period.end}`.execute(db);
-  const [row] = rows;
-  return row?.first == null || row.last == null ? null : { first: row.first, last: row.last };
-}
-
 /** The rate columns of an entry or group, in force at the instant of `at` (the revenue rate of its membership, the cost rate of its user). */
 const RATE_JOINS = (at: string, user: string) =>
   `left join revenue_rates rr on rr.member_id = pm.id and rr.from_at <= ${at} and (rr.to_at is null or rr.to_at > ${at})` +
