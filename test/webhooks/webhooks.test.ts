@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { deliverWebhooks as deliverNow, enqueueWebhookDeliveries, listMessages, loadConfig, newId, verifyWebhookSignature } from '../support/src.js';
+import { deliverWebhooks as deliverNow, enqueueWebhookDeliveries, pruneDeliveries, listMessages, loadConfig, newId, verifyWebhookSignature } from '../support/src.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /** Tests deliver to a receiver on this machine: loopback and http:// allowed, and a short timeout. */
@@ -331,6 +331,19 @@ describeEachStore(
       });
       expect(narrow.events).toEqual(['timer.started']);
       expect(hook.events).toEqual(['*']);
+    });
+
+    it('finished deliveries are kept 30 days after they finish, then pruned; pending ones stay', async () => {
+      fresh();
+      const ws = await h.workspace();
+      const hook = await createHook(h, ws, { url: receiver.url() });
+      await drain(h);
+      await ok(as(h, ws).post(`/api/webhooks/${hook.id}/ping`));
+      const finished = Date.now();
+      await pruneDeliveries(h.app, at(new Date(finished), 29 * 24 * 3600_000));
+      expect(await deliveriesOf(h, ws, hook.id)).toHaveLength(2);
+      await pruneDeliveries(h.app, at(new Date(finished), 31 * 24 * 3600_000));
+      expect((await deliveriesOf(h, ws, hook.id)).map((d: any) => d.status)).toEqual(['pending']);
     });
 
     it('an event written in a transaction that rolls back is never delivered', async () => {

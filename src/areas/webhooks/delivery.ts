@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { enqueueMessage } from '../mail/index.js';
-import { administratorsOf, claimDueDeliveries, disableWebhook, finishAttempt, insertAttempt, type ClaimedDelivery } from './repository.js';
-import { nextAttemptAfterFailure } from './rules.js';
+import {
+  administratorsOf,
+  claimDueDeliveries,
+  disableWebhook,
+  finishAttempt,
+  insertAttempt,
+  pruneFinishedDeliveries,
+  type ClaimedDelivery,
+} from './repository.js';
+import { DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
 import { sendOnce, systemResolver, type Resolver } from './sender.js';
 import { signingSecrets } from './service.js';
 import { signatureHeader } from './signature.js';
@@ -104,6 +112,13 @@ async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: st
   app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error }, 'webhook delivery gave up; webhook disabled');
 }
 
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+/** Deletes the deliveries finished more than DELIVERY_RETENTION_MS before `now`, with their attempts. */
+export async function pruneDeliveries(app: FastifyInstance, now = new Date()): Promise<number> {
+  return pruneFinishedDeliveries(app.db, new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString());
+}
+
 /**
  * Runs deliverWebhooks every WEBHOOK_WORKER_INTERVAL_MS (and again at once while a pass found
  * work) until stopped; stopping waits for a pass in progress.
@@ -111,9 +126,17 @@ async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: st
 export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  let prunedAt = 0;
+  const pass = async () => {
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneDeliveries(app);
+    }
+    return deliverWebhooks(app);
+  };
   const tick = () => {
     if (running || stopped) return;
-    running = deliverWebhooks(app)
+    running = pass()
       .then((result) => {
         if (result.succeeded + result.failed > 0) setImmediate(tick);
       })

@@ -4,6 +4,8 @@ import { classifyAddress, type AddressClass } from '../../lib/addresses.js';
 
 /** Retries of one delivery stop this long after its first attempt (docs/webhooks.md "Retries"). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/** Finished deliveries are kept this long, then pruned with their attempts. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** After a rotation the former secret keeps signing this long. */
 export const SECRET_GRACE_MS = 24 * 60 * 60_000;
 const FIRST_RETRY_MS = 10_000;
