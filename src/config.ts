@@ -34,6 +34,11 @@ export interface Config {
   listingConcurrency: { perToken: number; perWorkspace: number };
   /** Where rate-limit counters live, shared by every instance; unset: in this process. */
   redisUrl: string | undefined;
+  /**
+   * How long change-feed events are kept (env CHANGE_RETENTION_DAYS, default 30, fractions allowed),
+   * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §6 Change feed).
+   */
+  changeRetentionMs: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
 }
@@ -85,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perWorkspace: parseCount('LISTING_CONCURRENCY_PER_WORKSPACE', env.LISTING_CONCURRENCY_PER_WORKSPACE ?? '4'),
     },
     redisUrl: env.REDIS_URL || undefined,
+    changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
     webhooks: webhookConfig(env),
   };
 }
@@ -127,6 +133,12 @@ function parseCount(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number ≥ 1, got "${value}"`);
   return count;
+}
+
+function parseDays(name: string, value: string): number {
+  const days = Number(value);
+  if (value.trim() === '' || !Number.isFinite(days) || days <= 0) throw new Error(`${name} must be a number of days > 0, got "${value}"`);
+  return days;
 }
 
 function stripTrailingSlash(url: string): string {

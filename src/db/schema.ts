@@ -1,3 +1,4 @@
+import type { ChangeEventsTable, ChangeFeedsTable } from './tables/changes.js';
 import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
 import type { GeofencesTable } from './tables/geofences.js';
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
@@ -39,6 +40,8 @@ export interface Database {
   requests: RequestsTable;
   timesheet_locks: TimesheetLocksTable;
   one_time_tokens: OneTimeTokensTable;
+  change_feeds: ChangeFeedsTable;
+  change_events: ChangeEventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -11,6 +11,7 @@ export type ProblemCode =
   | 'conflict'
   | 'payload-too-large'
   | 'unsupported-media-type'
+  | 'gone'
   | 'validation'
   | 'timesheet-locked'
   | 'rate-limited'
@@ -28,6 +29,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   conflict: 409,
   'payload-too-large': 413,
   'unsupported-media-type': 415,
+  gone: 410,
   validation: 422,
   'timesheet-locked': 423,
   'rate-limited': 429,
@@ -46,6 +48,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   conflict: 'Conflict',
   'payload-too-large': 'Payload too large',
   'unsupported-media-type': 'Unsupported media type',
+  gone: 'Gone',
   validation: 'Validation failed',
   'timesheet-locked': 'Timesheet locked',
   'rate-limited': 'Too many requests',
@@ -79,6 +82,8 @@ export class ApiError extends Error {
 export const notFound = (what = 'record') => new ApiError('not-found', `No such ${what}.`);
 export const forbidden = (detail = 'Your role does not allow this.') => new ApiError('forbidden', detail);
 export const conflict = (detail: string) => new ApiError('conflict', detail);
+/** What the request points at existed once and is kept no longer (an expired change-feed cursor). */
+export const gone = (detail: string) => new ApiError('gone', detail);
 export const unauthorized = (detail = 'A valid bearer token is required.') =>
   new ApiError('unauthorized', detail, undefined, { 'www-authenticate': 'Bearer' });
 

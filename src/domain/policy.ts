@@ -67,6 +67,8 @@ const POLICY = {
   'billing:manage': admins,
   'geofences:read': everyone,
   'geofences:write': admins,
+  /** Reading the change feed: a User sees only the events of records they may read (docs/rules.md §6 Change feed). */
+  'changes:read': everyone,
   /** Webhooks: their URLs, secrets and deliveries (every event of the workspace leaves through them). */
   'webhooks:manage': admins,
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;

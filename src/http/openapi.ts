@@ -53,6 +53,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Revenue rates': 'What an hour of a project member is billed at, from a start to an optional end.',
   Billing: 'The workspace\'s subscriptions, checkout links, billing transactions and app-store receipts.',
   Geofences: 'Places (a centre and a radius) with the actions a client runs on entering and leaving them, optionally tied to a project.',
+  Changes: 'The change feed: every committed change of the workspace\'s records, in commit order, from a cursor (for sync clients and webhooks).',
   Reports: 'Saved report definitions: a time span, the selected projects and members, and filters.',
   Requests: 'Workflow requests (role changes, project assignments, support impersonation, timesheet unlocks and approvals) and their resolution.',
   Timesheets: 'Weekly timesheet locks: which weeks are closed to changes, and for whom they are reopened.',
@@ -66,7 +67,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 const HEADERS = {
   Link: {
     description:
-      'On a full page of a listing that takes `limit`: `<…>; rel="next"`, the same path and filters with the opaque `cursor` of the next page.',
+      'On a full page of a listing that takes `limit`: `<…>; rel="next"`, the same path and filters with the opaque `cursor` of the next page. ' +
+      'On every answer of the change feed: the same path with `after` set to the answer\'s `cursor`.',
     schema: { type: 'string' },
   },
   RequestId: {
@@ -109,8 +111,8 @@ const HEADERS = {
   },
 } as const;
 
-/** Operations that answer in pages when asked (`limit`, `cursor`): their 200 may carry Link. */
-const PAGED_OPERATIONS = new Set(['listActivities']);
+/** Operations that answer in pages (`limit` with `cursor` or `after`): their 200 may carry Link. */
+const PAGED_OPERATIONS = new Set(['listActivities', 'listChanges']);
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': headerRef('RateLimitLimit'),

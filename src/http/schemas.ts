@@ -58,6 +58,7 @@ const PROBLEM_BY_STATUS: Record<number, ProblemCode> = {
   403: 'forbidden',
   404: 'not-found',
   409: 'conflict',
+  410: 'gone',
   413: 'payload-too-large',
   415: 'unsupported-media-type',
   422: 'validation',
@@ -84,7 +85,7 @@ interface OperationSpec<P, Q, B, R> {
   /** The 200 answer. */
   response: R;
   /** Problem statuses beyond the ones every operation can answer, with what they mean here. */
-  errors?: Partial<Record<401 | 403 | 404 | 409 | 422 | 423, string>>;
+  errors?: Partial<Record<401 | 403 | 404 | 409 | 410 | 422 | 423, string>>;
   /** No bearer token needed. */
   public?: boolean;
 }

@@ -116,6 +116,8 @@ const TABLE: Row[] = [
   ['GET /geofences/{geofenceId}',                                                401, 200, 200, 200, 200, 404, 401],
   ['PUT /geofences/{geofenceId}',                                                401, 403, 403, 403, 200, 404, 401],
   ['DELETE /geofences/{geofenceId}',                                             401, 403, 403, 403, 200, 404, 401],
+  // Change feed (§6 Change feed: everyone reads; a User only the events of records they may read)
+  ['GET /changes',                                                               401, 200, 200, 200, 200, 200, 401],
   // Webhooks (§5: administrators only; every event of the workspace leaves through them)
   ['GET /webhooks',                                                              401, 403, 403, 403, 200, 200, 401],
   ['POST /webhooks',                                                             401, 403, 403, 403, 200, 200, 401],

@@ -163,6 +163,7 @@ export const OPERATIONS: Record<string, Build> = {
   'POST /receipt': async () => ({ body: { receiptBase64: 'aGVsbG8=' } }),
 
   /* Geofences */
+  'GET /changes': async () => ({}),
   'GET /geofences': async () => ({}),
   'POST /geofences': async (_h, w) => ({
     body: { latitude: 48.1, longitude: 11.6, radius: 250, name: 'Site', enterAction: 'start', projectId: w.projectId },

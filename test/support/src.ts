@@ -35,6 +35,7 @@ export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession } f
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
+export { pruneChanges } from '../../src/areas/changes/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';

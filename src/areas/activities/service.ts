@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../domain/errors.js';
 import { permits, readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
+import { recordChange, type ChangeType } from '../changes/index.js';
 import { findProjectForBooking, type ProjectForBooking } from '../projects/index.js';
 import { assertActivityWeekOpen } from '../timesheets/index.js';
 import {
@@ -58,8 +59,10 @@ export type ActivityChange =
  * timer of its owner runs is 409. The partial unique index activities_one_running_timer backs both
  * under concurrency: a racing second timer makes the insert or update fail with a unique violation.
  */
-export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role'>): Promise<void> {
+export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pick<Actor, 'organizationId' | 'role' | 'userId'>): Promise<void> {
   const { organizationId } = actor;
+  // Each write is one event of the change feed, in this transaction (docs/rules.md §6 Change feed).
+  const recorded = (type: ChangeType, data: Activity) => recordChange(trx, { organizationId, type, actorId: actor.userId, data });
   await assertWeeksOpen(trx, change, actor);
   switch (change.kind) {
     case 'create': {
@@ -70,10 +73,11 @@ export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pic
           const closeAt = running.startedAt > activity.startedAt ? running.startedAt : activity.startedAt;
           await assertActivityWeekOpen(trx, { organizationId, userId: running.userId, role: actor.role, startedAt: running.startedAt });
           assertClosable(running, closeAt);
-          await closeTimer(trx, organizationId, running.id, closeAt);
+          if (await closeTimer(trx, organizationId, running.id, closeAt)) await recorded('timer.stopped', { ...running, endedAt: closeAt });
         }
       }
       await insertActivity(trx, organizationId, activity);
+      await recorded(activity.endedAt === null ? 'timer.started' : 'activity.created', activity);
       return;
     }
     case 'update': {
@@ -83,12 +87,20 @@ export async function writeActivity(trx: Trx, change: ActivityChange, actor: Pic
         if (running) throw anotherTimerRuns();
       }
       await updateActivityRow(trx, organizationId, before.id, changes);
+      await recorded(updateType(before, changes), { ...before, ...changes });
       return;
     }
     case 'delete':
       await deleteActivityRow(trx, organizationId, change.before.id);
+      await recorded('activity.deleted', change.before);
       return;
   }
+}
+
+/** An update that closes a running timer stops it; one that reopens an activity starts it (docs/rules.md §6 Change feed). */
+function updateType(before: Activity, changes: ActivityChanges): ChangeType {
+  if (changes.endedAt === undefined || (changes.endedAt === null) === (before.endedAt === null)) return 'activity.updated';
+  return changes.endedAt === null ? 'timer.started' : 'timer.stopped';
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { conflict, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { SUPPORT_SESSION_DENIED, tokenKindAllows } from '../../domain/policy.js';
 import { nowIso } from '../../lib/time.js';
+import { recordChange } from '../changes/index.js';
 import { deleteMember, findMember, findWorkspaceUser, insertMember, listMembers, updateMember, type MemberChanges, type NewMember } from './repository.js';
 import type { MemberCreate, MemberUpdate, ProjectMember } from './schemas.js';
 import { administeredProject, readableProject } from './service.js';
@@ -40,13 +41,21 @@ export async function addProjectMember(db: Db, actor: Actor, projectId: string, 
     notes: body.notes ?? null,
     tags: body.tags ?? null,
   };
-  const id = await withConstraintProblems(() => insertMember(db, member, nowIso()), {
-    // project_members_one_per_user decides, also between two concurrent additions.
-    unique: () => conflict('The user is already a member of this project.'),
-    // The user or the project was deleted in the meantime.
-    foreignKey: unusableUser,
-  });
-  return (await findMember(db, organizationId, project.id, id))!;
+  return withConstraintProblems(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const id = await insertMember(trx, member, nowIso());
+        const added = (await findMember(trx, organizationId, project.id, id))!;
+        await recordChange(trx, { organizationId, type: 'member.added', actorId: actor.userId, data: added });
+        return added;
+      }),
+    {
+      // project_members_one_per_user decides, also between two concurrent additions.
+      unique: () => conflict('The user is already a member of this project.'),
+      // The user or the project was deleted in the meantime.
+      foreignKey: unusableUser,
+    },
+  );
 }
 
 export async function changeProjectMember(
@@ -68,13 +77,22 @@ export async function changeProjectMember(
   if (body.tags !== undefined) changes.tags = body.tags;
   // null reads as false.
   if (body.archived !== undefined) changes.archived = body.archived === true;
-  await updateMember(db, actor.organizationId, member.id, changes);
-  const updated = await findMember(db, actor.organizationId, project.id, member.id);
-  if (!updated) throw notFound('project member');
-  return updated;
+  const { organizationId } = actor;
+  return db.transaction().execute(async (trx) => {
+    await updateMember(trx, organizationId, member.id, changes);
+    const updated = await findMember(trx, organizationId, project.id, member.id);
+    if (!updated) throw notFound('project member');
+    await recordChange(trx, { organizationId, type: 'member.updated', actorId: actor.userId, data: updated });
+    return updated;
+  });
 }
 
 export async function removeProjectMember(db: Db, actor: Actor, projectId: string, memberId: string): Promise<void> {
   const project = await administeredProject(db, actor, projectId, 'members:write');
-  if (!(await deleteMember(db, actor.organizationId, project.id, memberId))) throw notFound('project member');
+  const { organizationId } = actor;
+  await db.transaction().execute(async (trx) => {
+    const member = await findMember(trx, organizationId, project.id, memberId);
+    if (!member || !(await deleteMember(trx, organizationId, project.id, memberId))) throw notFound('project member');
+    await recordChange(trx, { organizationId, type: 'member.removed', actorId: actor.userId, data: member });
+  });
 }

@@ -1,6 +1,7 @@
 import type { Trx } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import { nowIso } from '../../lib/time.js';
+import { recordChange } from '../changes/index.js';
 import {
   findMember,
   findWorkspaceUser,
@@ -17,14 +18,22 @@ import {
 
 /** Makes the user a member unless they already are one (an existing membership stays as it is). */
 export async function addMember(trx: Trx, member: NewMember, now = nowIso()): Promise<void> {
-  await insertMemberUnlessPresent(trx, member, now);
+  const id = await insertMemberUnlessPresent(trx, member, now);
+  if (id === undefined) return;
+  const added = await findMember(trx, member.organizationId, member.projectId, id);
+  if (added) await recordChange(trx, { organizationId: member.organizationId, type: 'member.added', actorId: member.assignedBy, data: added });
 }
 
-/** Gives a member another project role; false when the member no longer exists. */
-export async function setMemberRole(trx: Trx, organizationId: string, projectId: string, memberId: string, role: NewMember['role']): Promise<boolean> {
+/** Gives a member another project role, as the actor; false when the member no longer exists. */
+export async function setMemberRole(
+  trx: Trx,
+  change: { organizationId: string; projectId: string; memberId: string; role: NewMember['role']; actorId: string },
+): Promise<boolean> {
+  const { organizationId, projectId, memberId, role } = change;
   const member = await findMember(trx, organizationId, projectId, memberId);
   if (!member) return false;
   await updateMember(trx, organizationId, member.id, { role });
+  await recordChange(trx, { organizationId, type: 'member.updated', actorId: change.actorId, data: { ...member, role } });
   return true;
 }
 

@@ -273,13 +273,16 @@ export async function insertMember(db: Db, member: NewMember, now: string): Prom
 /**
  * Inserts a membership unless the user already has one in the project (archived or not): ON CONFLICT
  * DO NOTHING on project_members_one_per_user, so a concurrent addition never fails the transaction.
+ * The new membership's id; undefined when there already was one.
  */
-export async function insertMemberUnlessPresent(db: Db, member: NewMember, now: string): Promise<void> {
-  await db
+export async function insertMemberUnlessPresent(db: Db, member: NewMember, now: string): Promise<string | undefined> {
+  const inserted = await db
     .insertInto('project_members')
     .values(newMemberRow(member, newId(), now))
     .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  return inserted?.id;
 }
 
 /** What a member's PUT may change. */

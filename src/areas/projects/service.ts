@@ -5,8 +5,10 @@ import type { Actor } from '../../domain/actor.js';
 import { conflict, forbidden, notFound } from '../../domain/errors.js';
 import { permits, PROJECT_ADMIN_ROLE, readerScope, type Permission } from '../../domain/policy.js';
 import { nowIso } from '../../lib/time.js';
+import { recordChange, type ChangeType } from '../changes/index.js';
 import {
   deleteProject,
+  findMember,
   findProject,
   findProjectWithMembership,
   insertMember,
@@ -74,7 +76,7 @@ export async function createProject(db: Db, actor: Actor, body: ProjectCreate): 
   const name = trimmedName(body.name);
   const now = nowIso();
   const { organizationId, userId } = actor;
-  const id = await withConstraintProblems(
+  return withConstraintProblems(
     () =>
       db.transaction().execute(async (trx) => {
         const projectId = await insertProject(
@@ -83,13 +85,22 @@ export async function createProject(db: Db, actor: Actor, body: ProjectCreate): 
           { name, billable: body.billable ?? false, avatar: body.avatar ?? null, notes: body.notes ?? null },
           now,
         );
-        await insertMember(trx, { organizationId, projectId, userId, role: PROJECT_ADMIN_ROLE, assignedBy: userId }, now);
-        return projectId;
+        const memberId = await insertMember(trx, { organizationId, projectId, userId, role: PROJECT_ADMIN_ROLE, assignedBy: userId }, now);
+        const created = (await findProject(trx, organizationId, projectId))!;
+        await recordChange(trx, { organizationId, type: 'project.created', actorId: userId, data: created });
+        const member = (await findMember(trx, organizationId, projectId, memberId))!;
+        await recordChange(trx, { organizationId, type: 'member.added', actorId: userId, data: member });
+        return created;
       }),
     // projects_name_unique decides under concurrency: two creations of one name cannot both commit.
     { unique: () => nameTaken(name) },
   );
-  return (await findProject(db, organizationId, id))!;
+}
+
+/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §6 Change feed). */
+function projectChangeType(before: Project, changes: ProjectChanges): ChangeType {
+  if (changes.archived === undefined || changes.archived === before.archived) return 'project.updated';
+  return changes.archived ? 'project.archived' : 'project.unarchived';
 }
 
 /** A partial update by an administrator or the project's admin; renaming onto another project's name is 409. */
@@ -101,14 +112,24 @@ export async function changeProject(db: Db, actor: Actor, projectId: string, bod
   if (body.billable !== undefined) changes.billable = body.billable;
   if (body.archived !== undefined) changes.archived = body.archived;
   if (body.avatar !== undefined) changes.avatar = body.avatar;
-  await withConstraintProblems(() => updateProject(db, actor.organizationId, found.id, changes), {
-    unique: () => nameTaken(changes.name!),
-  });
-  const updated = await findProject(db, actor.organizationId, found.id);
-  if (!updated) throw notFound('project');
-  return updated;
+  const { organizationId } = actor;
+  return withConstraintProblems(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await updateProject(trx, organizationId, found.id, changes);
+        const updated = await findProject(trx, organizationId, found.id);
+        if (!updated) throw notFound('project');
+        await recordChange(trx, { organizationId, type: projectChangeType(found, changes), actorId: actor.userId, data: updated });
+        return updated;
+      }),
+    { unique: () => nameTaken(changes.name!) },
+  );
 }
 
 export async function removeProject(db: Db, actor: Actor, projectId: string): Promise<void> {
-  if (!(await deleteProject(db, actor.organizationId, projectId))) throw notFound('project');
+  const { organizationId } = actor;
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteProject(trx, organizationId, projectId))) throw notFound('project');
+    await recordChange(trx, { organizationId, type: 'project.deleted', actorId: actor.userId, data: { id: projectId } });
+  });
 }

@@ -77,8 +77,10 @@ export async function updateCostRate(db: Db, costId: string, period: RatePeriod)
     .execute();
 }
 
-export async function deleteCostRate(db: Db, costId: string): Promise<void> {
-  await db.deleteFrom('cost_rates').where('id', '=', costId).execute();
+/** Deletes a cost rate; false when it was gone already. */
+export async function deleteCostRate(db: Db, costId: string): Promise<boolean> {
+  const result = await db.deleteFrom('cost_rates').where('id', '=', costId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** True when the user belongs to the workspace (archived or not). */

@@ -3,6 +3,7 @@ import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { permits } from '../../domain/policy.js';
+import { recordChange } from '../changes/index.js';
 import { deleteCostRate, findCostRate, insertCostRate, listCostRates, updateCostRate, userExists } from './cost-repository.js';
 import { findOverlappingRate } from './repository.js';
 import { checkRateBody, overlapping, type RatePeriod } from './rules.js';
@@ -47,7 +48,9 @@ export async function createCostRate(db: Db, actor: Actor, userId: string, body:
     if (!(await lockRowForWrite(trx, 'users', userId))) throw notFound('user');
     await assertNoOverlap(trx, userId, period);
     const id = await insertCostRate(trx, organizationId, userId, period);
-    return (await findCostRate(trx, organizationId, userId, id))!;
+    const rate = (await findCostRate(trx, organizationId, userId, id))!;
+    await recordChange(trx, { organizationId, type: 'cost_rate.created', actorId: actor.userId, data: rate });
+    return rate;
   });
 }
 
@@ -61,11 +64,17 @@ export async function replaceCostRate(db: Db, actor: Actor, userId: string, cost
     if (!(await findCostRate(trx, organizationId, userId, costId))) throw notFound('cost rate');
     await assertNoOverlap(trx, userId, period, costId);
     await updateCostRate(trx, costId, period);
-    return (await findCostRate(trx, organizationId, userId, costId))!;
+    const rate = (await findCostRate(trx, organizationId, userId, costId))!;
+    await recordChange(trx, { organizationId, type: 'cost_rate.updated', actorId: actor.userId, data: rate });
+    return rate;
   });
 }
 
 export async function removeCostRate(db: Db, actor: Actor, userId: string, costId: string): Promise<void> {
-  if (!(await findCostRate(db, actor.organizationId, userId, costId))) throw notFound('cost rate');
-  await deleteCostRate(db, costId);
+  const { organizationId } = actor;
+  await db.transaction().execute(async (trx) => {
+    const rate = await findCostRate(trx, organizationId, userId, costId);
+    if (!rate || !(await deleteCostRate(trx, costId))) throw notFound('cost rate');
+    await recordChange(trx, { organizationId, type: 'cost_rate.deleted', actorId: actor.userId, data: rate });
+  });
 }

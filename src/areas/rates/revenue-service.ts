@@ -2,6 +2,7 @@ import type { Db, Trx } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
+import { recordChange, type ChangeType } from '../changes/index.js';
 import { administeredProject, findMember } from '../projects/index.js';
 import {
   deleteRevenueRate,
@@ -40,11 +41,13 @@ async function memberOfPath(db: Db, actor: Actor, path: MemberPath): Promise<Mem
  */
 async function writeRate(
   db: Db,
+  actor: Actor,
   member: MemberRef,
   period: RatePeriod,
   write: (trx: Trx) => Promise<string>,
   exceptRateId?: string,
 ): Promise<RevenueRate> {
+  const type: ChangeType = exceptRateId === undefined ? 'revenue_rate.created' : 'revenue_rate.updated';
   return db.transaction().execute(async (trx) => {
     // Parent before child, as the project's deletion takes them: locking the member first deadlocked with it.
     if (!(await lockRowForWrite(trx, 'projects', member.projectId))) throw notFound('project');
@@ -54,6 +57,7 @@ async function writeRate(
     const id = await write(trx);
     const rate = await findRevenueRate(trx, member, id);
     if (!rate) throw rateNotFound();
+    await recordChange(trx, { organizationId: member.organizationId, type, actorId: actor.userId, data: rate });
     return rate;
   });
 }
@@ -71,7 +75,7 @@ export async function revenueRate(db: Db, actor: Actor, path: MemberPath, rateId
 export async function createRevenueRate(db: Db, actor: Actor, path: MemberPath, body: RateBody): Promise<RevenueRate> {
   const member = await memberOfPath(db, actor, path);
   const period = checkRateBody(body);
-  return writeRate(db, member, period, (trx) => insertRevenueRate(trx, member, period));
+  return writeRate(db, actor, member, period, (trx) => insertRevenueRate(trx, member, period));
 }
 
 /** Replaces a revenue rate whole, under the same lock as creation. */
@@ -83,9 +87,14 @@ export async function replaceRevenueRate(db: Db, actor: Actor, path: MemberPath,
     await updateRevenueRate(trx, member, rateId, period);
     return rateId;
   };
-  return writeRate(db, member, period, replace, rateId);
+  return writeRate(db, actor, member, period, replace, rateId);
 }
 
 export async function removeRevenueRate(db: Db, actor: Actor, path: MemberPath, rateId: string): Promise<void> {
-  if (!(await deleteRevenueRate(db, await memberOfPath(db, actor, path), rateId))) throw rateNotFound();
+  const member = await memberOfPath(db, actor, path);
+  await db.transaction().execute(async (trx) => {
+    const rate = await findRevenueRate(trx, member, rateId);
+    if (!rate || !(await deleteRevenueRate(trx, member, rateId))) throw rateNotFound();
+    await recordChange(trx, { organizationId: member.organizationId, type: 'revenue_rate.deleted', actorId: actor.userId, data: rate });
+  });
 }

@@ -72,8 +72,10 @@ export async function updateReport(db: Db, reportId: string, name: string, defin
     .execute();
 }
 
-export async function deleteReport(db: Db, reportId: string): Promise<void> {
-  await db.deleteFrom('reports').where('id', '=', reportId).execute();
+/** Deletes a report; false when it was gone already. */
+export async function deleteReport(db: Db, reportId: string): Promise<boolean> {
+  const result = await db.deleteFrom('reports').where('id', '=', reportId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Which of the ids name projects of the workspace. */

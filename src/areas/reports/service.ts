@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid, notFound } from '../../domain/errors.js';
+import { recordChange } from '../changes/index.js';
 import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './repository.js';
 import { newReportFields, updatedReportFields, type ReportBody } from './rules.js';
 import type { Report, ReportCreate, ReportUpdate } from './schemas.js';
@@ -42,8 +43,12 @@ export async function createReport(db: Db, actor: Actor, body: ReportCreate): Pr
   const { organizationId, userId } = actor;
   const { name, definition } = newReportFields(body);
   await assertReferences(db, organizationId, body);
-  const id = await insertReport(db, { organizationId, userId, name, definition });
-  return (await findReport(db, organizationId, userId, id))!;
+  return db.transaction().execute(async (trx) => {
+    const id = await insertReport(trx, { organizationId, userId, name, definition });
+    const report = (await findReport(trx, organizationId, userId, id))!;
+    await recordChange(trx, { organizationId, type: 'report.created', actorId: userId, data: report });
+    return report;
+  });
 }
 
 /** Applies any subset of the fields; those left out keep their values. */
@@ -57,11 +62,17 @@ export async function changeReport(db: Db, actor: Actor, reportId: string, body:
     const { name, definition } = updatedReportFields(current, body);
     await assertReferences(trx, organizationId, body);
     await updateReport(trx, reportId, name, definition);
-    return (await findReport(trx, organizationId, userId, reportId))!;
+    const report = (await findReport(trx, organizationId, userId, reportId))!;
+    await recordChange(trx, { organizationId, type: 'report.updated', actorId: userId, data: report });
+    return report;
   });
 }
 
 export async function removeReport(db: Db, actor: Actor, reportId: string): Promise<void> {
-  const report = await ownReport(db, actor, reportId);
-  await deleteReport(db, report.id);
+  const { organizationId, userId } = actor;
+  await db.transaction().execute(async (trx) => {
+    const report = await findReport(trx, organizationId, userId, reportId);
+    if (!report || !(await deleteReport(trx, report.id))) throw notFound('report');
+    await recordChange(trx, { organizationId, type: 'report.deleted', actorId: userId, data: report });
+  });
 }

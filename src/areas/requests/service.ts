@@ -6,6 +6,7 @@ import { permits, readerScope } from '../../domain/policy.js';
 import { weekOfPath } from '../../lib/iso-weeks.js';
 import { nowIso } from '../../lib/time.js';
 import { issueSupportSignIn } from '../access/index.js';
+import { recordChange } from '../changes/index.js';
 import { addMember, findMember, findWorkspaceUser, holdJoinableUser, holdProject, readableProject, setMemberRole } from '../projects/index.js';
 import { unlockWeek } from '../timesheets/index.js';
 import {
@@ -38,7 +39,16 @@ export async function workflowRequest(db: Db, actor: Actor, requestId: string): 
 
 /** A new PENDING request made by the actor. */
 async function createRequest(db: Db, actor: Actor, type: RequestType, payload: RequestPayload): Promise<WorkflowRequest> {
-  return toRequestRecord(await insertRequest(db, { organizationId: actor.organizationId, type, createdBy: actor.userId, payload }));
+  return toRequestRecord(await insertRecordedRequest(db, { organizationId: actor.organizationId, type, createdBy: actor.userId, payload }));
+}
+
+/** Inserts a PENDING request with its `request.created` event, in one transaction. */
+function insertRecordedRequest(db: Db, request: Parameters<typeof insertRequest>[1]): Promise<RequestRow> {
+  return db.transaction().execute(async (trx) => {
+    const row = await insertRequest(trx, request);
+    await recordChange(trx, { organizationId: request.organizationId, type: 'request.created', actorId: request.createdBy, data: toRequestDetail(row) });
+    return row;
+  });
 }
 
 /** Asks for a member of a project the actor can see to take another role. */
@@ -132,19 +142,27 @@ export async function resolveRequest(
       // Closed by a concurrent resolution (409), or deleted with its requester meanwhile (404).
       throw (await findRequest(trx, workspace.id, request.id)) ? notPending() : notFound('request');
     }
+    let payload = request.payload;
     if (status === 'RESOLVED') {
       const recorded = await EFFECTS[type](trx, request, context);
-      if (recorded) await updatePayload(trx, request.id, { ...payloadOf(request), ...recorded });
+      if (recorded) {
+        const merged = { ...payloadOf(request), ...recorded };
+        await updatePayload(trx, request.id, merged);
+        payload = JSON.stringify(merged);
+      }
     }
-    return toRequestRecord({ ...request, status, resolved_by: closed.resolvedBy, resolved_at: closed.resolvedAt });
+    const resolved: RequestRow = { ...request, status, resolved_by: closed.resolvedBy, resolved_at: closed.resolvedAt, payload };
+    // Both outcomes are `request.resolved`; data.status tells which (docs/rules.md §6 Change feed).
+    await recordChange(trx, { organizationId: workspace.id, type: 'request.resolved', actorId: actor.userId, data: toRequestDetail(resolved) });
+    return toRequestRecord(resolved);
   });
 }
 
 const EFFECTS: Record<RequestType, Effect> = {
   /** The member takes the requested project role. */
-  async roleChange(trx, request, { workspace }) {
+  async roleChange(trx, request, { workspace, resolver }) {
     const { projectId, memberId, role } = payloadOf(request);
-    if (!(await setMemberRole(trx, workspace.id, projectId!, memberId!, role!))) {
+    if (!(await setMemberRole(trx, { organizationId: workspace.id, projectId: projectId!, memberId: memberId!, role: role!, actorId: resolver.userId }))) {
       throw conflict('The member of this request no longer exists: reject the request instead.');
     }
   },
@@ -191,10 +209,10 @@ const EFFECTS: Record<RequestType, Effect> = {
   },
 
   /** The requester's lock of that week opens until now + unlockDuration hours (created if missing). */
-  async timesheetUnlock(trx, request, { workspace, now }) {
+  async timesheetUnlock(trx, request, { workspace, resolver, now }) {
     const { year, week } = payloadOf(request);
     if (request.created_by === null) return;
-    await unlockWeek(trx, { organizationId: workspace.id, userId: request.created_by, week: { year: year!, week: week! }, now });
+    await unlockWeek(trx, { organizationId: workspace.id, userId: request.created_by, week: { year: year!, week: week! }, now, actorId: resolver.userId });
   },
 
   /** Approval is a record only: nothing else changes. */
@@ -207,5 +225,5 @@ const EFFECTS: Record<RequestType, Effect> = {
  */
 export async function createImpersonationRequest(db: Db, organizationId: string, reason: string): Promise<RequestRow> {
   const payload = { reason: impersonationReason(reason) };
-  return insertRequest(db, { organizationId, type: 'impersonation', createdBy: null, payload });
+  return insertRecordedRequest(db, { organizationId, type: 'impersonation', createdBy: null, payload });
 }

@@ -91,6 +91,11 @@ export async function findLockOfWeek(db: Db, userId: string, week: IsoWeek): Pro
 
 const FIND_LOCK_OF_WEEK = fixedStatement<LockRow>('select * from timesheet_locks where user_id = ? and year = ? and week = ?');
 
+export async function findLock(db: Db, organizationId: string, lockId: string): Promise<TimesheetLock | undefined> {
+  const row = await db.selectFrom('timesheet_locks').selectAll().where('id', '=', lockId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return row && toLock(row);
+}
+
 export async function deleteLock(db: Db, organizationId: string, lockId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('timesheet_locks')

@@ -6,11 +6,13 @@ import { notFound } from '../../domain/errors.js';
 import { holds } from '../../domain/policy.js';
 import { assertRealWeek, datesOfWeek, weekOf, type IsoWeek } from '../../lib/iso-weeks.js';
 import { addHours, nowIso } from '../../lib/time.js';
+import { recordChange } from '../changes/index.js';
 import { enqueueMessage } from '../mail/index.js';
 import { getOrganization, recordAutoLockedWeek, type Organization } from '../workspace/index.js';
 import {
   activeUsersWithPreferences,
   deleteLock,
+  findLock,
   findLockContext,
   findLockOfWeek,
   findLockSettings,
@@ -72,14 +74,18 @@ async function isWeekLocked(db: Db, settings: LockSettings, userId: string, week
  * Opens one user's week until now + the workspace's unlockDuration hours, creating the lock record
  * when there is none (a resolved unlock request). Runs in the caller's transaction.
  */
-export async function unlockWeek(trx: Trx, unlock: { organizationId: string; userId: string; week: IsoWeek; now: string }): Promise<void> {
+export async function unlockWeek(
+  trx: Trx,
+  unlock: { organizationId: string; userId: string; week: IsoWeek; now: string; actorId: string },
+): Promise<void> {
   const { unlockDuration } = await findLockSettings(trx, unlock.organizationId);
-  await upsertLock(trx, {
+  const lock = await upsertLock(trx, {
     organizationId: unlock.organizationId,
     userId: unlock.userId,
     week: unlock.week,
     unlockedTo: addHours(unlock.now, unlockDuration),
   });
+  await recordChange(trx, { organizationId: unlock.organizationId, type: 'timesheet.unlocked', actorId: unlock.actorId, data: lock });
 }
 
 /** PUT /timesheets/auto-lock: records the week to lock, if any (see weekToAutoLock); the organization as it then is. */
@@ -104,12 +110,21 @@ export async function lockWeek(db: Db, actor: Actor, body: LockCreate): Promise<
     if (!(await userExists(trx, organizationId, body.userId)) || !(await lockRowForWrite(trx, 'users', body.userId))) {
       throw unknownUser();
     }
-    return upsertLock(trx, { organizationId, userId: body.userId, week: { year: body.year, week: body.week }, unlockedTo });
+    const lock = await upsertLock(trx, { organizationId, userId: body.userId, week: { year: body.year, week: body.week }, unlockedTo });
+    // A lock whose unlockedTo is still ahead leaves the week open for now (docs/rules.md §6 Change feed).
+    const type = lock.unlockedTo != null && lock.unlockedTo > nowIso() ? 'timesheet.unlocked' : 'timesheet.locked';
+    await recordChange(trx, { organizationId, type, actorId: actor.userId, data: lock });
+    return lock;
   });
 }
 
 export async function removeLock(db: Db, actor: Actor, lockId: string): Promise<void> {
-  if (!(await deleteLock(db, actor.organizationId, lockId))) throw notFound('timesheet lock');
+  const { organizationId } = actor;
+  await db.transaction().execute(async (trx) => {
+    const lock = await findLock(trx, organizationId, lockId);
+    if (!lock || !(await deleteLock(trx, organizationId, lockId))) throw notFound('timesheet lock');
+    await recordChange(trx, { organizationId, type: 'timesheet.lock_removed', actorId: actor.userId, data: lock });
+  });
 }
 
 export async function workspaceLocks(db: Db, actor: Actor, query: LocksQuery): Promise<TimesheetLock[]> {

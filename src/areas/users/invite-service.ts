@@ -8,6 +8,7 @@ import { actorHolds, SUPPORT_SESSION_DENIED } from '../../domain/policy.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
 import { findOrCreateAccount } from '../access/index.js';
+import { recordChange } from '../changes/index.js';
 import { enqueueMessage } from '../mail/index.js';
 import { createUser, findUser, findUserByAccount, workspaceNameOf } from './repository.js';
 import type { User, UserInvite } from './schemas.js';
@@ -45,6 +46,8 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
         user = (await findUser(trx, workspace.id, userId))!;
       }
       await enqueueInvitation(trx, { config, workspace, inviter, email, name: user.name ?? null });
+      // Every invitation is one, a repeated one too (docs/rules.md §6 Change feed).
+      await recordChange(trx, { organizationId: workspace.id, type: 'user.invited', actorId: inviter.userId, data: user });
       return user;
     });
   return rerunAfterUniqueRace(invite, ATTEMPTS);

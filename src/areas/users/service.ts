@@ -3,6 +3,7 @@ import type { Db, Trx } from '../../db/database.js';
 import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
+import { recordChange, type ChangeType } from '../changes/index.js';
 import { countOtherActiveAdmins, deleteUser, findUser, listUsersJson, updateUser } from './repository.js';
 import { adminRemoval, assertMayUpdate, lastAdmin, userChanges } from './rules.js';
 import type { User, UserUpdate } from './schemas.js';
@@ -54,8 +55,16 @@ export async function changeUser(db: Db, actor: Actor, userId: string, body: Use
       archived: changes.archived ?? target.archived,
     });
     await updateUser(trx, userId, changes);
-    return (await findUser(trx, organizationId, userId))!;
+    const updated = (await findUser(trx, organizationId, userId))!;
+    await recordChange(trx, { organizationId, type: userChangeType(target, updated), actorId: actor.userId, data: updated });
+    return updated;
   });
+}
+
+/** Archiving and unarchiving have events of their own; any other change is an update (docs/rules.md §6 Change feed). */
+function userChangeType(before: User, after: User): ChangeType {
+  if (before.archived === after.archived) return 'user.updated';
+  return after.archived ? 'user.archived' : 'user.unarchived';
 }
 
 /** Removes the user with everything that is theirs in the workspace; the last active administrator stays (409). */
@@ -67,5 +76,6 @@ export async function removeUser(db: Db, actor: Actor, userId: string): Promise<
     if (!target) throw notFound('user');
     await assertKeepsAnActiveAdmin(trx, organizationId, target, 'deleted');
     await deleteUser(trx, userId);
+    await recordChange(trx, { organizationId, type: 'user.deleted', actorId: actor.userId, data: target });
   });
 }

@@ -73,8 +73,14 @@ export function cleanWebhookUrl(text: string, allowPrivate: boolean): string {
   return url.href;
 }
 
-/** The event types as stored: duplicates dropped, and only `*` when it is among them. */
-export function cleanEventTypes(types: string[]): string[] {
+/**
+ * The event types as stored: each `*` or a type of the change feed (422 at its index otherwise),
+ * duplicates dropped, and only `*` when it is among them.
+ */
+export function cleanEventTypes(types: string[], known: ReadonlySet<string>): string[] {
+  types.forEach((type, index) => {
+    if (type !== '*' && !known.has(type)) throw invalid(`/body/events/${index}`, 'must be `*` or an event type of the change feed');
+  });
   return types.includes('*') ? ['*'] : [...new Set(types)];
 }
 
