@@ -313,6 +313,56 @@ async function floodCase(server, fixture, other, seconds) {
   return { idleP90: p90(idle), floodP90: p90(flooded), requests: flooded.length, statuses, entries: fixture.heavy.entries };
 }
 
+/**
+ * Webhooks, on a server delivering to a receiver in this process: how many events one instance
+ * delivers per second (pings queued on 8 disabled webhooks, then all enabled at once, timed until the
+ * last arrives), and POST /activities measured again with one webhook taking activity.created (its
+ * deliveries made by the same server meanwhile): beside the plain POST row, the cost a webhook adds.
+ */
+async function webhookCase(server, ceiling, fixture, postCase) {
+  let received = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+  const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.admin.token}`, 'content-type': 'application/json' };
+  const api = async (method, urlPath, body) => {
+    const res = await fetchOnce(server.port, { method, path: urlPath, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`webhook case: ${method} ${urlPath} ${res.status} ${res.body.toString().slice(0, 300)}`);
+    return JSON.parse(res.body.toString());
+  };
+  const perHook = QUICK ? 50 : 250;
+  const hooks = [];
+  try {
+    for (let i = 0; i < 8; i++) hooks.push(await api('POST', '/api/webhooks', { url, events: ['project.created'], enabled: false }));
+    for (const hook of hooks) for (let n = 0; n < perHook; n++) await api('POST', `/api/webhooks/${hook.id}/ping`);
+    const events = hooks.length * (perHook + 1); // each creation queued a ping too
+    const started = performance.now();
+    for (const hook of hooks) await api('PUT', `/api/webhooks/${hook.id}`, { enabled: true });
+    const deadline = Date.now() + 300_000;
+    while (received < events) {
+      if (Date.now() > deadline) throw new Error(`webhook case: ${received} of ${events} events delivered in 300 s`);
+      await sleep(5);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    for (const hook of hooks.splice(0)) await api('DELETE', `/api/webhooks/${hook.id}`);
+
+    const hook = await api('POST', '/api/webhooks', { url, events: ['activity.created'] });
+    hooks.push(hook);
+    const shape = await probe(server, postCase);
+    const post = await measure(server, ceiling, { ...postCase, label: 'POST /activities + 1 webhook' }, shape.bytes);
+    return { events, seconds, perSecond: events / seconds, post: { ...postCase, ...shape, ...post, label: 'POST /activities + 1 webhook' }, delivered: received };
+  } finally {
+    for (const hook of hooks) await api('DELETE', `/api/webhooks/${hook.id}`).catch(() => undefined);
+    receiver.close();
+  }
+}
+
 function quietness() {
   const [one, five] = os.loadavg();
   return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) on ${CORES} cores`;
@@ -353,6 +403,16 @@ function printTable(store, results, scaling, memory, meta) {
           ` cost × ${fmt(base.ratio / s.ratio, 2)} (by ratio to the ceiling), × ${fmt(s.cpuUs / base.cpuUs, 2)} (CPU), × ${fmt(base.rps / s.rps, 2)} (req/s) of the ${base.activities.toLocaleString('en')} one`,
       );
     }
+  }
+  if (meta.webhooks) {
+    const w = meta.webhooks;
+    const plain = results.find((r) => r.id === 'post');
+    lines.push('');
+    lines.push(
+      `Webhooks: ${w.events} events delivered by one instance to a local receiver in ${fmt(w.seconds, 2)} s (${fmt(w.perSecond)} events/s);` +
+        ` POST /activities with one webhook taking activity.created: ${fmt(w.post.rps)} req/s, ${fmt(w.post.cpuUs, 1)} µs CPU/req` +
+        (plain ? ` (without: ${fmt(plain.rps)} req/s, ${fmt(plain.cpuUs, 1)} µs; cost ${fmt((1 - w.post.rps / plain.rps) * 100, 1)} % of req/s)` : ' (run the post case too to compare)'),
+    );
   }
   if (meta.flood) {
     const f = meta.flood;
@@ -406,6 +466,8 @@ async function runStore(store) {
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
         BOOTSTRAP: 'false',
+        // The webhooks case delivers to a receiver on this machine.
+        WEBHOOK_ALLOW_PRIVATE: 'true',
         // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
         RATE_LIMIT_PER_ADDRESS: '1000000000',
         RATE_LIMIT_PER_TOKEN: '1000000000',
@@ -434,6 +496,7 @@ async function runStore(store) {
   const scaling = [];
   let memory;
   let flood;
+  let webhooks;
   try {
     for (const c of casesOf(main)) {
       if (ONLY && !ONLY.includes(c.id)) continue;
@@ -452,6 +515,10 @@ async function runStore(store) {
         scaling.push({ activities: fixture.activities, ...shape, ...m });
         log(`[${store}] scaling ${fixture.activities}: ${shape.entries} entries, ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req`);
       }
+    }
+    if (!COMPARE && (!ONLY || ONLY.includes('webhooks'))) {
+      webhooks = await webhookCase(server, ceiling, main, casesOf(main).find((x) => x.id === 'post'));
+      log(`[${store}] webhooks: ${webhooks.events} events in ${fmt(webhooks.seconds, 2)} s; POST with a webhook ${fmt(webhooks.post.rps)} req/s`);
     }
     if (!COMPARE && (!ONLY || ONLY.includes('flood'))) {
       // On a server with the service's own bounds on listings, which the flood is meant to meet.
@@ -480,10 +547,11 @@ async function runStore(store) {
     loadBefore,
     loadAfter: quietness(),
     flood,
+    webhooks,
   };
   if (COMPARE) printComparison(store, results, meta);
   else printTable(store, results, scaling, memory, meta);
-  return { store, meta, results, scaling, memory, flood };
+  return { store, meta, results, scaling, memory, flood, webhooks };
 }
 
 /** DATABASE_URL of a SQLite file, at the --sqlite-synchronous level when one is given. */

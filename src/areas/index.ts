@@ -15,4 +15,4 @@ import { webhooksArea } from './webhooks/index.js';
 import { workspaceArea } from './workspace/index.js';
 
 /** Every resource area of the API, in the order their routes are registered. */
-export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, webhooksArea, mailArea, changesArea];
+export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea, webhooksArea];

@@ -42,7 +42,7 @@ export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
-export { deliverWebhooks, enqueueWebhookDeliveries, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver, type WebhookEvent } from '../../src/areas/webhooks/index.js';
+export { deliverWebhooks, enqueueWebhookDeliveries, pruneDeliveries, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver, type WebhookEvent } from '../../src/areas/webhooks/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { deliverWebhooks as deliverNow, enqueueWebhookDeliveries, listMessages, loadConfig, newId, verifyWebhookSignature } from '../support/src.js';
+import { deliverWebhooks as deliverNow, enqueueWebhookDeliveries, pruneDeliveries, listMessages, loadConfig, newId, verifyWebhookSignature } from '../support/src.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /** Tests deliver to a receiver on this machine: loopback and http:// allowed, and a short timeout. */
@@ -331,6 +331,45 @@ describeEachStore(
       });
       expect(narrow.events).toEqual(['timer.started']);
       expect(hook.events).toEqual(['*']);
+    });
+
+    it('finished deliveries are kept 30 days after they finish, then pruned; pending ones stay', async () => {
+      fresh();
+      const ws = await h.workspace();
+      const hook = await createHook(h, ws, { url: receiver.url() });
+      await drain(h);
+      await ok(as(h, ws).post(`/api/webhooks/${hook.id}/ping`));
+      const finished = Date.now();
+      await pruneDeliveries(h.app, at(new Date(finished), 29 * 24 * 3600_000));
+      expect(await deliveriesOf(h, ws, hook.id)).toHaveLength(2);
+      await pruneDeliveries(h.app, at(new Date(finished), 31 * 24 * 3600_000));
+      expect((await deliveriesOf(h, ws, hook.id)).map((d: any) => d.status)).toEqual(['pending']);
+    });
+
+    it('a real change (POST /activities) is delivered to the webhooks taking its type, with the record as data, and not to the others', async () => {
+      fresh();
+      const ws = await h.workspace();
+      await createHook(h, ws, { url: receiver.url('/activities'), events: ['activity.created'] });
+      await createHook(h, ws, { url: receiver.url('/projects'), events: ['project.created', 'revenue_rate.updated'] });
+      await drain(h); // the pings
+      receiver.received.length = 0;
+      const activity = await ok(as(h, ws).post('/api/activities', { name: 'Deep work', startedAt: '2026-03-02T09:00:00Z', endedAt: '2026-03-02T10:00:00Z' }));
+      await drain(h);
+      expect(receiver.received.map((r) => [r.path, r.headers['timetrack-event-type']])).toEqual([['/activities', 'activity.created']]);
+      const envelope = JSON.parse(receiver.received[0].body);
+      expect(envelope).toMatchObject({ type: 'activity.created', workspace: { id: ws.organizationId, domain: ws.domain }, actorId: ws.admin.userId });
+      expect(envelope.data).toEqual(activity);
+      expect(envelope.id).toBe(receiver.received[0].eventId);
+      // The same event id as the change feed's.
+      const feed = await ok(as(h, ws).get('/api/changes'));
+      expect(feed.events.map((e: any) => e.id)).toContain(envelope.id);
+    });
+
+    it('an event type the change feed does not have is 422 at its index', async () => {
+      const ws = await h.workspace();
+      const res = await as(h, ws).post('/api/webhooks', { url: 'https://hooks.example.com/x', events: ['activity.created', 'activity.exploded'] });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ pointer: '/body/events/1', message: 'must be `*` or an event type of the change feed' }]);
     });
 
     it('an event written in a transaction that rolls back is never delivered', async () => {

@@ -4,6 +4,7 @@ import { gone, invalid } from '../../domain/errors.js';
 import { readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
+import { enqueueWebhookDeliveries } from '../webhooks/index.js';
 import {
   expiredThrough,
   headPosition,
@@ -74,7 +75,8 @@ export async function recordChange(trx: Trx, change: NewChange): Promise<ChangeE
     data: JSON.stringify(data),
     createdAt: event.createdAt,
   });
-  // WEBHOOKS (wired when the webhooks area lands): await enqueueWebhookDeliveries(trx, { organizationId: change.organizationId, ...event });
+  // The webhooks' outbox, in the same transaction: a delivery exists exactly when its event does.
+  await enqueueWebhookDeliveries(trx, { organizationId: change.organizationId, ...event });
   return event;
 }
 

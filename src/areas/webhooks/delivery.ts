@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { WebhookConfig } from '../../config.js';
 import { enqueueMessage } from '../mail/index.js';
-import { administratorsOf, claimDueDeliveries, disableWebhook, finishAttempt, insertAttempt, type ClaimedDelivery } from './repository.js';
-import { nextAttemptAfterFailure } from './rules.js';
-import { sendOnce, systemResolver, type Resolver } from './sender.js';
+import {
+  administratorsOf,
+  claimDueDeliveries,
+  disableWebhook,
+  finishAttempt,
+  insertAttempt,
+  pruneFinishedDeliveries,
+  type ClaimedDelivery,
+} from './repository.js';
+import { DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
+import { sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
 import { signingSecrets } from './service.js';
 import { signatureHeader } from './signature.js';
 
@@ -33,19 +42,21 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
   const claimed = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim);
   const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
-  await Promise.all(claimed.map((delivery) => attempt(app, delivery, now, options.resolver ?? systemResolver, result)));
+  await Promise.all(
+    claimed.map((delivery) =>
+      attempt(app, delivery, now, options.resolver ?? systemResolver, result).catch((error: unknown) => {
+        // E.g. the webhook was deleted meanwhile; otherwise its lease runs out and it is tried again.
+        app.log.warn({ err: error, webhookId: delivery.webhookId, deliveryId: delivery.id }, 'webhook delivery not recorded');
+      }),
+    ),
+  );
   return result;
 }
 
-async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
-  const settings = app.config.webhooks;
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const secrets = signingSecrets(
-    { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
-    settings.secretKey,
-    now,
-  );
-  const outcome = await sendOnce({
+const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: WEBHOOK_SECRET_KEY changed; rotate the secret' };
+
+function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: number, settings: WebhookConfig, resolver: Resolver): SendOptions {
+  return {
     url: delivery.url,
     body: delivery.body,
     headers: {
@@ -59,7 +70,23 @@ async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Dat
     timeoutMs: settings.timeoutMs,
     allowPrivate: settings.allowPrivate,
     resolver,
-  });
+  };
+}
+
+async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
+  const settings = app.config.webhooks;
+  const timestamp = Math.floor(now.getTime() / 1000);
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(
+      { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
+      settings.secretKey,
+      now,
+    );
+  } catch {
+    secrets = [];
+  }
+  const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, timestamp, app.config.webhooks, resolver));
   const at = now.toISOString();
   const firstAttemptAt = delivery.firstAttemptAt ?? at;
   await insertAttempt(app.db, delivery.id, { at, ...outcome });
@@ -104,6 +131,13 @@ async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: st
   app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error }, 'webhook delivery gave up; webhook disabled');
 }
 
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+/** Deletes the deliveries finished more than DELIVERY_RETENTION_MS before `now`, with their attempts. */
+export async function pruneDeliveries(app: FastifyInstance, now = new Date()): Promise<number> {
+  return pruneFinishedDeliveries(app.db, new Date(now.getTime() - DELIVERY_RETENTION_MS).toISOString());
+}
+
 /**
  * Runs deliverWebhooks every WEBHOOK_WORKER_INTERVAL_MS (and again at once while a pass found
  * work) until stopped; stopping waits for a pass in progress.
@@ -111,9 +145,17 @@ async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: st
 export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  let prunedAt = 0;
+  const pass = async () => {
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneDeliveries(app);
+    }
+    return deliverWebhooks(app);
+  };
   const tick = () => {
     if (running || stopped) return;
-    running = deliverWebhooks(app)
+    running = pass()
       .then((result) => {
         if (result.succeeded + result.failed > 0) setImmediate(tick);
       })

@@ -8,7 +8,7 @@ import { Webhook, WebhookDelivery, WebhookEnvelope } from './schemas.js';
  */
 export const webhooksArea: Area = { name: 'webhooks', routes: webhookRoutes, schemas: [Webhook, WebhookDelivery, WebhookEnvelope] };
 
-export { deliverWebhooks, startWebhookWorker, type WebhookPassOptions, type WebhookPassResult } from './delivery.js';
+export { deliverWebhooks, pruneDeliveries, startWebhookWorker, type WebhookPassOptions, type WebhookPassResult } from './delivery.js';
 export { enqueueWebhookDeliveries, type WebhookEvent } from './service.js';
 export { retryDelayMs, RETRY_WINDOW_MS, SECRET_GRACE_MS } from './rules.js';
 export type { Resolver } from './sender.js';

@@ -352,3 +352,13 @@ export async function administratorsOf(db: Db, organizationId: string): Promise<
     .orderBy('users.created_at')
     .execute();
 }
+
+/** Deletes deliveries (and their attempts) finished before `before`; answers how many. */
+export async function pruneFinishedDeliveries(db: Db, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', '!=', 'pending')
+    .where('finished_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -43,8 +43,11 @@ const URL_RULES =
   'metadata or reserved address (nor `localhost`): 422 at /body/url. http:// and loopback addresses are accepted only when the service runs ' +
   'with WEBHOOK_ALLOW_PRIVATE=true. A host name is resolved again at every delivery and refused the same way, so DNS cannot rebind it to an ' +
   'inner address.';
-const EVENTS_RULE = '`events` lists event types (`activity.created`, `timer.started`, …; see GET /changes) or is `["*"]` for every type.';
-const WEBHOOK_RULES = 'A `url` that is not an absolute https URL, carries a user name or password, or names a non-public address';
+const EVENTS_RULE =
+  '`events` lists event types of the change feed (`activity.created`, `timer.started`, `revenue_rate.updated`, …; docs/rules.md §6 Change feed) ' +
+  'or is `["*"]` for every type: any other type is 422 "must be `*` or an event type of the change feed".';
+const WEBHOOK_RULES =
+  'A `url` that is not an absolute https URL, carries a user name or password, or names a non-public address; an entry of `events` that is not an event type of the change feed';
 
 export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

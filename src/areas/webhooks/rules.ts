@@ -4,6 +4,8 @@ import { classifyAddress, type AddressClass } from '../../lib/addresses.js';
 
 /** Retries of one delivery stop this long after its first attempt (docs/webhooks.md "Retries"). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
+/** Finished deliveries are kept this long, then pruned with their attempts. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** After a rotation the former secret keeps signing this long. */
 export const SECRET_GRACE_MS = 24 * 60 * 60_000;
 const FIRST_RETRY_MS = 10_000;
@@ -71,8 +73,14 @@ export function cleanWebhookUrl(text: string, allowPrivate: boolean): string {
   return url.href;
 }
 
-/** The event types as stored: duplicates dropped, and only `*` when it is among them. */
-export function cleanEventTypes(types: string[]): string[] {
+/**
+ * The event types as stored: each `*` or a type of the change feed (422 at its index otherwise),
+ * duplicates dropped, and only `*` when it is among them.
+ */
+export function cleanEventTypes(types: string[], known: ReadonlySet<string>): string[] {
+  types.forEach((type, index) => {
+    if (type !== '*' && !known.has(type)) throw invalid(`/body/events/${index}`, 'must be `*` or an event type of the change feed');
+  });
   return types.includes('*') ? ['*'] : [...new Set(types)];
 }
 

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Id, Nullable, StringEnum } from '../../http/schemas.js';
 
 /** An event type a webhook subscribes to (`activity.created`), or `*` for every type. */
-export const EVENT_TYPE_PATTERN = '^(\\*|[a-z][a-zA-Z]*\\.[a-z][a-zA-Z]*)$';
+export const EVENT_TYPE_PATTERN = '^(\\*|[a-z][a-z_]*\\.[a-z][a-z_]*)$';
 export const MAX_EVENT_TYPES = 50;
 export const MAX_URL_LENGTH = 2000;
 
@@ -14,7 +14,7 @@ const Url = Type.String({
 const Events = Type.Array(Type.String({ pattern: EVENT_TYPE_PATTERN, maxLength: 64 }), {
   minItems: 1,
   maxItems: MAX_EVENT_TYPES,
-  description: 'Event types to deliver (`activity.created`, …), or `["*"]` for every type. Duplicates are kept once.',
+  description: 'Event types of the change feed to deliver (`activity.created`, …), or `["*"]` for every type. Duplicates are kept once.',
 });
 const Description = Type.String({ maxLength: 1000 });
 

@@ -3,6 +3,7 @@ import type { Db, Trx } from '../../db/database.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
+import { CHANGE_TYPES } from '../changes/index.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { nowIso } from '../../lib/time.js';
 import {
@@ -21,6 +22,9 @@ import {
 } from './repository.js';
 import { cleanEventTypes, cleanWebhookUrl, matchesEvent, newSecret, SECRET_GRACE_MS } from './rules.js';
 import type { Webhook, WebhookCreate, WebhookDelivery, WebhookEnvelope, WebhookUpdate, WebhookWithSecret } from './schemas.js';
+
+/** Read at call time: the changes area imports this one's face (it writes the outbox), so not at load. */
+const knownEventTypes = (): ReadonlySet<string> => new Set(Object.keys(CHANGE_TYPES));
 
 /** How many deliveries GET /webhooks/{id}/deliveries shows. */
 export const DELIVERIES_SHOWN = 100;
@@ -87,7 +91,7 @@ export async function webhook(db: Db, actor: Actor, id: string): Promise<Webhook
 export async function createWebhook(db: Db, config: Config, actor: Actor, body: WebhookCreate): Promise<WebhookWithSecret> {
   const values = {
     url: cleanWebhookUrl(body.url, config.webhooks.allowPrivate),
-    events: cleanEventTypes(body.events),
+    events: cleanEventTypes(body.events, knownEventTypes()),
     enabled: body.enabled ?? true,
     description: body.description?.trim() || null,
   };
@@ -104,7 +108,7 @@ export async function createWebhook(db: Db, config: Config, actor: Actor, body: 
 export async function changeWebhook(db: Db, config: Config, actor: Actor, id: string, body: WebhookUpdate): Promise<Webhook> {
   const changes: WebhookChanges = {
     url: body.url === undefined ? undefined : cleanWebhookUrl(body.url, config.webhooks.allowPrivate),
-    events: body.events === undefined ? undefined : cleanEventTypes(body.events),
+    events: body.events === undefined ? undefined : cleanEventTypes(body.events, knownEventTypes()),
     enabled: body.enabled,
     description: body.description === undefined ? undefined : body.description?.trim() || null,
     disabledReason: body.enabled === true ? null : undefined,
