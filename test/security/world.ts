@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ACTIVITY_DAY, make, REQUEST_KINDS, type RequestKind } from '../support/factories/index.js';
 import { as, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { listMessages } from '../support/src.js';
+import { hashToken, listMessages } from '../support/src.js';
 
 /**
  * A workspace seeded with one record of every kind, made with the factories of test/support (the
@@ -48,6 +48,8 @@ export interface World {
   invitedUserId: string;
   /** The session token redeemed from a resolved impersonation request (acts as admin, one hour). */
   sessionToken: string;
+  /** That session's id (DELETE /auth/sessions/{sessionId}). */
+  sessionId: string;
 }
 
 export { REQUEST_KINDS, type RequestKind };
@@ -188,6 +190,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     apiKeyId: apiKey.id,
     invitedUserId: invited.id,
     sessionToken: session.token,
+    sessionId: (await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(session.token)).executeTakeFirstOrThrow()).id,
   };
 }
 
