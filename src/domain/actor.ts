@@ -18,6 +18,11 @@ export interface Actor {
   /** The bearer value in use (GET /auth returns it). */
   readonly token: string;
   readonly tokenKind: TokenKind;
+  /**
+   * Set for a person's session in a workspace that requires two-factor authentication while their
+   * account has none: only the permissions of ALLOWED_BEFORE_ENROLMENT (domain/policy.ts) are held.
+   */
+  readonly mustEnrolTwoFactor?: boolean;
 }
 
 /** The workspace a request runs in, selected by its host (src/http/tenancy.ts). */

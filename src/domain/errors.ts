@@ -4,6 +4,7 @@ export type ProblemCode =
   | 'bad-request'
   | 'unauthorized'
   | 'forbidden'
+  | 'two-factor-required'
   | 'not-found'
   | 'workspace-not-found'
   | 'method-not-allowed'
@@ -21,6 +22,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'bad-request': 400,
   unauthorized: 401,
   forbidden: 403,
+  'two-factor-required': 403,
   'not-found': 404,
   'workspace-not-found': 404,
   'method-not-allowed': 405,
@@ -39,6 +41,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'bad-request': 'Bad request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  'two-factor-required': 'Two-factor enrolment required',
   'not-found': 'Not found',
   'workspace-not-found': 'Workspace not found',
   'method-not-allowed': 'Method not allowed',

@@ -35,6 +35,10 @@ const POLICY = {
    * Administrator, resolving a project role-change request.
    */
   'roles:grant': admins,
+  /** Enrolling, confirming, disabling and reading one's own two-factor authentication (it belongs to the account). */
+  'two-factor:manage': ownOnly,
+  /** The workspace's sign-in settings: whether 2FA is required, the domains single sign-on lets in. */
+  'sign-in-settings:manage': admins,
   /** Issuing a sign-in for someone else: resolving an impersonation request (it mails a support sign-in link). */
   'sign-ins:issue': admins,
   'projects:read': { Administrator: ['all'], User: ['member'] },
@@ -91,11 +95,20 @@ export function scopesOf(role: Role, permission: Permission): readonly Scope[] {
  */
 const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
   'api-keys:write',
+  'two-factor:manage',
+  'sign-in-settings:manage',
   'roles:grant',
   'sign-ins:issue',
   'organization:delete',
   'account:workspaces',
 ]);
+
+/**
+ * What a person signed in with a session may still do in a workspace that requires two-factor
+ * authentication while their account has none (docs/rules.md §2 Two-factor codes): enrol, and see
+ * who they are and which workspace this is. Everything else is 403 `two-factor-required`.
+ */
+export const ALLOWED_BEFORE_ENROLMENT: ReadonlySet<Permission> = new Set<Permission>(['two-factor:manage', 'organization:read']);
 
 /** The 403 detail for a permission a support session does not hold. */
 export const SUPPORT_SESSION_DENIED = 'A support session cannot do this: it may not create or change credentials, grant roles, delete the workspace or see other workspaces.';

@@ -45,6 +45,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Workspace:
     'The workspace of the host: its organization and settings, the caller\'s auth snapshot, the workspaces of the ' +
     'caller\'s account, and the one-time support sign-in.',
+  'Sign-in':
+    'How people sign in beyond API keys: two-factor codes (TOTP) of the caller\'s account and the second step of a ' +
+    'sign-in, the workspace\'s sign-in settings, and single sign-on with OpenID Connect.',
   'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
   Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
   Projects: 'The projects of the workspace.',

@@ -3,11 +3,13 @@ import type { Area } from '../area.js';
 import { accessRoutes } from './routes.js';
 import { ApiKey } from './schemas.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 
 /** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(accessRoutes);
   await app.register(signInRoutes);
+  await app.register(twoFactorRoutes);
 };
 
 export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey] };
@@ -16,3 +18,4 @@ export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey,
 export { API_KEYS_PER_USER } from './rules.js';
 export { createApiKey, mintApiKey, type KeyHolder } from './service.js';
 export { issueSupportSignIn } from './support-sign-in.js';
+export { CHALLENGE_TOKEN_PREFIX, secondFactorChallenge } from './two-factor-service.js';
