@@ -38,6 +38,16 @@ const TABLE: Row[] = [
   ['POST /api-keys',                                                             401, 200, 200, 200, 200, 200, 401],
   ['DELETE /api-keys/{apiKeyId}',                                                401, 200, 404, 404, 404, 404, 401],
   ['POST /auth/one-time',                                                        200, 200, 200, 200, 200, 401, 200],
+  // Two-factor codes: the caller's own account (§2 Two-factor codes); the outsider's account has 2FA on (world.ts), the
+  // others none. The second step of a sign-in is public and bound to the challenge's workspace.
+  ['GET /auth/two-factor',                                                       401, 200, 200, 200, 200, 200, 401],
+  ['POST /auth/two-factor',                                                      401, 200, 409, 200, 200, 200, 401],
+  ['POST /auth/two-factor/confirm',                                              401, 200, 409, 409, 409, 409, 401],
+  ['POST /auth/two-factor/disable',                                              401, 200, 422, 409, 409, 409, 401],
+  ['POST /auth/two-factor/verify',                                               200, 200, 200, 200, 200, 401, 200],
+  // Sign-in settings: administrators only
+  ['GET /auth/settings',                                                         401, 403, 403, 403, 200, 200, 401],
+  ['PUT /auth/settings',                                                         401, 403, 403, 403, 200, 200, 401],
   // Projects (§5: admin all; user the projects they are an unarchived member of; update: admin, project admin)
   ['GET /projects',                                                              401, 200, 200, 200, 200, 200, 401],
   ['POST /projects',                                                             401, 403, 403, 403, 200, 200, 401],

@@ -31,7 +31,7 @@ export type { Role } from '../../src/domain/actor.js';
 export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
-export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
+export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession, secondFactorChallenge } from '../../src/areas/access/index.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
