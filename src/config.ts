@@ -14,8 +14,22 @@ export interface Config {
    */
   supportEmail?: string;
   logLevel: string;
-  /** Lifetime of a session access token, in seconds. */
+  /** Lifetime of a session access token, in seconds (docs/rules.md §7 Sessions). */
   sessionTtlSeconds: number;
+  /** A person's session unused this long ends (env SESSION_IDLE_TIMEOUT_SECONDS, default 2 h; docs/rules.md §7 Sessions). */
+  sessionIdleSeconds: number;
+  /**
+   * Failed password sign-ins allowed per account and per client address in `windowSeconds`
+   * (env SIGN_IN_FAILURES_PER_ACCOUNT 10, SIGN_IN_FAILURES_PER_ADDRESS 50, SIGN_IN_LOCKOUT_SECONDS 900);
+   * beyond either, sign-ins there are 429 until the window ends (docs/rules.md §7 Lockout).
+   */
+  signInLockout: { perAccount: number; perAddress: number; windowSeconds: number };
+  /**
+   * The answers that must not tell whether an address is known (email link, password reset, finding
+   * one's workspaces) are sent no sooner than this many milliseconds after the request arrived, so
+   * the work done for a known address cannot be timed (docs/rules.md §7 No enumeration).
+   */
+  enumerationFloorMs: number;
   /**
    * The whole request (headers and body) must arrive within this many milliseconds, else 408 and the
    * connection closes: a slow client cannot hold a request forever. Env REQUEST_TIMEOUT_MS, default 30 s.
@@ -41,7 +55,7 @@ export interface Config {
    */
   secretKey: string | undefined;
   secretKeyFile: string;
-  /** OpenID Connect single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (docs/rules.md §2). */
+  /** OpenID Connect single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (docs/rules.md §8). */
   oidc: OidcConfig | undefined;
 }
 
@@ -70,6 +84,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: env.SUPPORT_EMAIL?.trim() || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     sessionTtlSeconds: 12 * 60 * 60,
+    sessionIdleSeconds: parseCount('SESSION_IDLE_TIMEOUT_SECONDS', env.SESSION_IDLE_TIMEOUT_SECONDS ?? String(2 * 60 * 60)),
+    signInLockout: {
+      perAccount: parseCount('SIGN_IN_FAILURES_PER_ACCOUNT', env.SIGN_IN_FAILURES_PER_ACCOUNT ?? '10'),
+      perAddress: parseCount('SIGN_IN_FAILURES_PER_ADDRESS', env.SIGN_IN_FAILURES_PER_ADDRESS ?? '50'),
+      windowSeconds: parseCount('SIGN_IN_LOCKOUT_SECONDS', env.SIGN_IN_LOCKOUT_SECONDS ?? '900'),
+    },
+    enumerationFloorMs: 250,
     ...timeouts(env),
     rateLimit: {
       perAddressPerMinute: parseCount('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS ?? '6000'),
@@ -147,6 +168,14 @@ export function workspaceUrl(config: Config, domain: string): string {
   const path = url.pathname === '/' ? '' : stripTrailingSlash(url.pathname);
   return `${url.protocol}//${domain}.${url.host}${path}`;
 }
+
+/** The origin of one workspace (scheme, host and port of workspaceUrl): the only origin its cookie-authenticated writes may come from. */
+export function workspaceOrigin(config: Config, domain: string): string {
+  return new URL(workspaceUrl(config, domain)).origin;
+}
+
+/** Whether links and cookies are served over TLS (PUBLIC_URL is https): the session cookie is then Secure. */
+export const servesHttps = (config: Config): boolean => config.publicUrl.startsWith('https:');
 
 /** The support address: SUPPORT_EMAIL, else `support@<BASE_DOMAIN>`. */
 export function supportAddress(config: Config): string {

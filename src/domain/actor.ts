@@ -18,6 +18,8 @@ export interface Actor {
   /** The bearer value in use (GET /auth returns it). */
   readonly token: string;
   readonly tokenKind: TokenKind;
+  /** The session in use, when the token is a session (sign-out ends it; the list marks it current). */
+  readonly sessionId?: string;
   /**
    * Set for a person's session in a workspace that requires two-factor authentication while their
    * account has none: only the permissions of ALLOWED_BEFORE_ENROLMENT (domain/policy.ts) are held.

@@ -30,6 +30,12 @@ const POLICY = {
   'api-keys:manage': ownOnly,
   /** Creating or revoking one's own API keys: credentials that outlive the session. */
   'api-keys:write': ownOnly,
+  /** Ending the session in use (POST /auth/sign-out). */
+  'sessions:sign-out': ownOnly,
+  /** Listing and ending the sessions of one's account (other browsers and devices). */
+  'sessions:manage': ownOnly,
+  /** Setting or changing one's own password. */
+  'password:write': ownOnly,
   /**
    * Giving a role: inviting an Administrator, setting a user's role, making a project member its
    * Administrator, resolving a project role-change request.
@@ -95,6 +101,8 @@ export function scopesOf(role: Role, permission: Permission): readonly Scope[] {
  */
 const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
   'api-keys:write',
+  'sessions:manage',
+  'password:write',
   'two-factor:manage',
   'sign-in-settings:manage',
   'roles:grant',
@@ -105,10 +113,15 @@ const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
 
 /**
  * What a person signed in with a session may still do in a workspace that requires two-factor
- * authentication while their account has none (docs/rules.md §2 Two-factor codes): enrol, and see
- * who they are and which workspace this is. Everything else is 403 `two-factor-required`.
+ * authentication while their account has none (docs/rules.md §8 Two-factor codes): enrol, see who
+ * they are and which workspace this is, sign out and end their sessions. Everything else is 403 `two-factor-required`.
  */
-export const ALLOWED_BEFORE_ENROLMENT: ReadonlySet<Permission> = new Set<Permission>(['two-factor:manage', 'organization:read']);
+export const ALLOWED_BEFORE_ENROLMENT: ReadonlySet<Permission> = new Set<Permission>([
+  'two-factor:manage',
+  'organization:read',
+  'sessions:sign-out',
+  'sessions:manage',
+]);
 
 /** The 403 detail for a permission a support session does not hold. */
 export const SUPPORT_SESSION_DENIED = 'A support session cannot do this: it may not create or change credentials, grant roles, delete the workspace or see other workspaces.';

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findUserByApiKey, findUserBySession, touchApiKey } from '../areas/access/index.js';
+import { findUserByApiKey, findUserBySession, touchApiKey, touchSession } from '../areas/access/index.js';
 import { findWorkspaceByDomain } from '../areas/workspace/index.js';
 import type { Actor } from '../domain/actor.js';
 import { ALLOWED_BEFORE_ENROLMENT, holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
+import { assertSameOrigin } from './csrf.js';
 import { ApiError, forbidden, unauthorized } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
 import type { ResolvedToken } from './tenancy.js';
@@ -29,7 +30,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 const invalidToken = () => unauthorized('The token is not valid for this workspace.');
 
-/** A person who must enrol in 2FA before anything else here (docs/rules.md §2 Two-factor codes). */
+/** A person who must enrol in 2FA before anything else here (docs/rules.md §8 Two-factor codes). */
 const enrolFirst = () =>
   new ApiError('two-factor-required', 'This workspace requires two-factor authentication: enrol with POST /api/auth/two-factor first.');
 
@@ -39,8 +40,9 @@ const enrolFirst = () =>
  */
 async function resolveToken(app: FastifyInstance, organizationId: string, { token, digest }: Bearer): Promise<ResolvedToken | undefined> {
   const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, digest) : undefined;
-  const holder =
-    apiKey ?? (isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest) : undefined);
+  const session =
+    !apiKey && isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest, idleSince(app)) : undefined;
+  const holder = apiKey ?? session;
   if (!holder || holder.archived) return undefined;
   return {
     actor: Object.freeze({
@@ -51,12 +53,23 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
       role: holder.role,
       token,
       tokenKind: holder.tokenKind,
+      ...(session ? { sessionId: session.sessionId } : {}),
       ...(holder.mustEnrolTwoFactor ? { mustEnrolTwoFactor: true } : {}),
     }),
     ...(apiKey ? { apiKey: { id: apiKey.apiKeyId, lastUsedMs: apiKey.lastUsedAt === null ? null : Date.parse(apiKey.lastUsedAt) } } : {}),
     ...(holder.expiresAt !== undefined ? { expiresMs: Date.parse(holder.expiresAt) } : {}),
+    ...(session ? { session: { id: session.sessionId, lastUsedMs: Date.parse(session.lastUsedAt) } } : {}),
   };
 }
+
+/** Sessions unused since this instant have ended (docs/rules.md §7 Sessions). */
+const idleSince = (app: FastifyInstance): string => new Date(Date.now() - app.config.sessionIdleSeconds * 1000).toISOString();
+
+/** When a session's token stops being valid: its end, or the idle timeout from its last use, whichever comes first. */
+const sessionEndMs = (app: FastifyInstance, resolved: ResolvedToken): number | undefined =>
+  resolved.session === undefined
+    ? resolved.expiresMs
+    : Math.min(resolved.expiresMs ?? Infinity, resolved.session.lastUsedMs + app.config.sessionIdleSeconds * 1000);
 
 /**
  * Resolves the bearer token of every non-public route (401 otherwise), then the route's role
@@ -87,6 +100,7 @@ function authenticateRequest(
 ): void | Promise<void> {
   const bearer = bearerOf(request);
   if (bearer === null) throw unauthorized();
+  if (bearer.fromCookie) assertSameOrigin(request, app.config, request.workspace.domain);
   const organizationId = request.workspace.id;
   const key = `${organizationId}:${bearer.digest}`;
   const resolved = app.identity.tokens.get(key);
@@ -102,11 +116,11 @@ async function lookUpToken(app: FastifyInstance, organizationId: string, bearer:
   const resolved = await resolveToken(app, organizationId, bearer);
   if (resolved === undefined) throw invalidToken();
   // A session is kept no longer than it lasts: once it ends, the next request looks it up (401).
-  cache.set(key, resolved, ticket, resolved.expiresMs);
+  cache.set(key, resolved, ticket, sessionEndMs(app, resolved));
   return resolved;
 }
 
-/** Admits the caller, first recording that an API key was used when its lastUsedAt is a minute old. */
+/** Admits the caller, first recording that an API key or a session was used when its last use is a minute old. */
 function admitAfterTouch(
   app: FastifyInstance,
   request: FastifyRequest,
@@ -119,6 +133,12 @@ function admitAfterTouch(
     const now = nowIso();
     apiKey.lastUsedMs = Date.parse(now);
     return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.actor, permission));
+  }
+  const { session } = resolved;
+  if (session && Date.now() - session.lastUsedMs >= TOUCH_INTERVAL_MS) {
+    const now = nowIso();
+    session.lastUsedMs = Date.parse(now);
+    return touchSession(app.db, session.id, now).then(() => admit(request, reply, resolved.actor, permission));
   }
   admit(request, reply, resolved.actor, permission);
 }

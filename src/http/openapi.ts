@@ -45,9 +45,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Workspace:
     'The workspace of the host: its organization and settings, the caller\'s auth snapshot, the workspaces of the ' +
     'caller\'s account, and the one-time support sign-in.',
-  'Sign-in':
-    'How people sign in beyond API keys: two-factor codes (TOTP) of the caller\'s account and the second step of a ' +
-    'sign-in, the workspace\'s sign-in settings, and single sign-on with OpenID Connect.',
+  'Sign-in': 'How people get in (docs/rules.md §7, §8): mailed one-time links, passwords, browser sessions and their ' +
+    'cookie, signing out and ending other sessions, finding one\'s workspaces; two-factor codes (TOTP) and the second ' +
+    'step of a sign-in, the workspace\'s sign-in settings, and single sign-on with OpenID Connect.',
   'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
   Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
   Projects: 'The projects of the workspace.',
@@ -117,7 +117,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': headerRef('RateLimitReset'),
 };
 /** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in-routes.ts). */
-const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn']);
+const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn', 'signInWithPassword']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 interface DocOperation {
@@ -209,9 +209,18 @@ export const openapi = fp(async (app: FastifyInstance) => {
             scheme: 'bearer',
             description: 'An API key (ttk_…) or a session access token (tts_…)',
           },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'timetrack_access_token',
+            description:
+              'The browser session: a session access token (tts_…) set by every sign-in, used when no Authorization ' +
+              'header is sent. A write (any method but GET, HEAD, OPTIONS) with it must send this workspace\'s own ' +
+              'Origin, and no Sec-Fetch-Site but same-origin: 403 otherwise (CSRF).',
+          },
         },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     },
     // Each operation names the permission of the policy it needs (src/domain/policy.ts), from the route's own config.
     transform: ({ schema, url, route }) => ({

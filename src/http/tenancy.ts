@@ -34,6 +34,8 @@ export interface ResolvedToken {
   apiKey?: { id: string; lastUsedMs: number | null };
   /** Set for sessions: when the session ends, in epoch ms; the cache keeps the token no longer. */
   expiresMs?: number;
+  /** Set for sessions: the session and when it was last used, in epoch ms (written at most once a minute; the idle timeout counts from it). */
+  session?: { id: string; lastUsedMs: number };
 }
 
 export interface Identity {

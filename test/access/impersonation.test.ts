@@ -107,6 +107,7 @@ describeEachStore('POST /auth/one-time', (h) => {
       email: r.resolver.email,
       token: expect.stringMatching(/^tts_[A-Za-z0-9_-]{43}$/),
       expiresAt: expect.any(String),
+      purpose: 'support',
     });
     expect(res.headers['cache-control']).toBe('no-store');
     const expires = Date.parse(res.body.expiresAt);

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { currentCode } from '../support/src.js';
@@ -23,7 +23,7 @@ async function enable(api: ReturnType<typeof as>): Promise<{ secret: string; rec
   return { secret, recoveryCodes };
 }
 
-describeEachStore('Two-factor codes (docs/rules.md §2 Two-factor codes)', (h) => {
+describeEachStore('Two-factor codes (docs/rules.md §8 Two-factor codes)', (h) => {
   it('enrolment answers the secret once as base32, an otpauth:// URI naming the account, and an SVG QR code; status shows it pending', async () => {
     const ws = await h.workspace();
     const { api } = await signedIn(h, ws);
@@ -164,5 +164,86 @@ describeEachStore('Two-factor codes (docs/rules.md §2 Two-factor codes)', (h) =
     const held = await h.call('GET', '/api/projects', { host: other.host, token });
     expect(held.status).toBe(403);
     expect(held.body.code).toBe('two-factor-required');
+  });
+
+  describe('a sign-in of an account with 2FA on', () => {
+    const redeem = (ws: TestWorkspace, token: string) => h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token } });
+    const verify = (ws: TestWorkspace, body: unknown) => h.call('POST', '/api/auth/two-factor/verify', { host: ws.host, body });
+
+    it('answers a challenge and no session or cookie; the challenge and a current code then give the session and its cookie', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const { secret } = await make.twoFactor(h, ws, user);
+      const first = await redeem(ws, await make.signInLink(h, ws, user));
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({
+        domain: ws.domain,
+        email: user.email,
+        purpose: 'sign-in',
+        twoFactorRequired: true,
+        challenge: expect.stringMatching(/^ttc_[A-Za-z0-9_-]{43}$/),
+        expiresAt: expect.any(String),
+      });
+      expect(Date.parse(first.body.expiresAt) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+      expect(first.headers['set-cookie']).toBeUndefined();
+      // The challenge is no bearer token.
+      expect((await h.call('GET', '/api/auth', { host: ws.host, token: first.body.challenge })).status).toBe(401);
+      const second = await verify(ws, { challenge: first.body.challenge, code: currentCode(secret) });
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual({ token: expect.stringMatching(/^tts_/), expiresAt: expect.any(String) });
+      expect(String(second.headers['set-cookie'])).toContain(`timetrack_access_token=${second.body.token}`);
+      expect(String(second.headers['set-cookie'])).toContain('HttpOnly');
+      const me = await ok(h.call('GET', '/api/auth', { host: ws.host, token: second.body.token }));
+      expect(me.email).toBe(user.email);
+      // The session remembers how the sign-in began.
+      const sessions = await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token: second.body.token }));
+      expect(Object.values(sessions).find((session: any) => session.current)).toMatchObject({ method: 'link' });
+    });
+
+    it('a challenge works once: used, it is 401, and so is the same code again with a new challenge (replay)', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const { secret } = await make.twoFactor(h, ws, user);
+      const challenge = await make.signInChallenge(h, ws, user);
+      const code = currentCode(secret);
+      await ok(verify(ws, { challenge, code }));
+      const again = await verify(ws, { challenge, code: currentCode(secret, Date.now() + 30_000) });
+      expect(again.status).toBe(401);
+      expect(again.body.code).toBe('unauthorized');
+      const replay = await verify(ws, { challenge: await make.signInChallenge(h, ws, user), code });
+      expect(replay.status).toBe(401);
+    });
+
+    it('a wrong code is 401 and the challenge stays usable; a recovery code works once instead of a code', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const { recoveryCodes } = await make.twoFactor(h, ws, user);
+      const challenge = await make.signInChallenge(h, ws, user);
+      expect((await verify(ws, { challenge, recoveryCode: 'aaaaa-aaaaa' })).status).toBe(401);
+      await ok(verify(ws, { challenge, recoveryCode: recoveryCodes[3] }));
+      const reused = await verify(ws, { challenge: await make.signInChallenge(h, ws, user), recoveryCode: recoveryCodes[3] });
+      expect(reused.status).toBe(401);
+      expect((await ok(as(h, ws, user).get('/api/auth/two-factor'))).recoveryCodesLeft).toBe(9);
+    });
+
+    it('a challenge is bound to its workspace and its five minutes', async () => {
+      const ws = await h.workspace();
+      const other = await h.workspace();
+      const user = await h.user(ws);
+      const { secret } = await make.twoFactor(h, ws, user);
+      const challenge = await make.signInChallenge(h, ws, user);
+      expect((await verify(other, { challenge, code: currentCode(secret) })).status).toBe(401);
+      await h.app.db.updateTable('sign_in_challenges').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+      expect((await verify(ws, { challenge, code: currentCode(secret) })).status).toBe(401);
+    });
+
+    it('a support link signs in without a code: the administrator consented, and the account\'s owner is not the one signing in', async () => {
+      const ws = await h.workspace();
+      await make.twoFactor(h, ws, ws.admin);
+      const { oneTimeToken } = await import('../security/world.js');
+      const answer = await ok(redeem(ws, await oneTimeToken(h, ws)));
+      expect(answer.token).toMatch(/^tts_/);
+      expect(answer.twoFactorRequired).toBeUndefined();
+    });
   });
 });

@@ -38,7 +38,11 @@ const TABLE: Row[] = [
   ['POST /api-keys',                                                             401, 200, 200, 200, 200, 200, 401],
   ['DELETE /api-keys/{apiKeyId}',                                                401, 200, 404, 404, 404, 404, 401],
   ['POST /auth/one-time',                                                        200, 200, 200, 200, 200, 401, 200],
-  // Two-factor codes: the caller's own account (§2 Two-factor codes); the outsider's account has 2FA on (world.ts), the
+  // Sign-in (§7): signing out and the account's own sessions; another account's session is 404.
+  ['POST /auth/sign-out',                                                        401, 200, 200, 200, 200, 200, 401],
+  ['GET /auth/sessions',                                                         401, 200, 200, 200, 200, 200, 401],
+  ['DELETE /auth/sessions/{sessionId}',                                          401, 200, 404, 404, 404, 404, 401],
+  // Two-factor codes: the caller's own account (§8 Two-factor codes); the outsider's account has 2FA on (world.ts), the
   // others none. The second step of a sign-in is public and bound to the challenge's workspace.
   ['GET /auth/two-factor',                                                       401, 200, 200, 200, 200, 200, 401],
   ['POST /auth/two-factor',                                                      401, 200, 409, 200, 200, 200, 401],

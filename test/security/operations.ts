@@ -1,6 +1,6 @@
 import { make } from '../support/factories/index.js';
 import { as, ok, type Harness } from '../support/harness.js';
-import { currentCode } from '../support/src.js';
+import { currentCode, hashToken } from '../support/src.js';
 import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
@@ -66,6 +66,13 @@ async function freshRequest(h: Harness, w: World, kind: RequestKind): Promise<st
   }
 }
 
+/** A fresh session of the user's account (as a sign-in makes one): its id. */
+async function freshSessionId(h: Harness, userId: string): Promise<string> {
+  const token = await make.session(h, userId);
+  const row = await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const resolve = (kind: RequestKind, body: Record<string, unknown> = { status: 'RESOLVED' }): Build => async (h, w) => ({
   params: { requestId: await freshRequest(h, w, kind) },
   body,
@@ -80,6 +87,9 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /api-keys/{apiKeyId}': async (h, w) => ({
     params: { apiKeyId: (await ok(as(h, w.ws, w.user).post('/api/api-keys', { name: `Doomed ${next()}` }))).id },
   }),
+  'POST /auth/sign-out': async () => ({}),
+  'GET /auth/sessions': async () => ({}),
+  'DELETE /auth/sessions/{sessionId}': async (h, w) => ({ params: { sessionId: await freshSessionId(h, w.user.userId) } }),
   'GET /organizations': async () => ({}),
   'GET /organization': async () => ({}),
   'PUT /organization': async () => ({ body: { notes: `Notes ${next()}` } }),

@@ -32,6 +32,7 @@ export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permissi
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
 export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession, secondFactorChallenge } from '../../src/areas/access/index.js';
+export { insertOneTimeToken } from '../../src/areas/access/repository.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
@@ -43,4 +44,4 @@ export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';
-export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
+export { API_KEY_PREFIX, hashToken, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';

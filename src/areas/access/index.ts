@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Area } from '../area.js';
 import { accessRoutes } from './routes.js';
-import { ApiKey } from './schemas.js';
+import { ApiKey, Session } from './schemas.js';
+import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 
@@ -9,12 +10,15 @@ import { twoFactorRoutes } from './two-factor-routes.js';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(accessRoutes);
   await app.register(signInRoutes);
+  await app.register(sessionRoutes);
   await app.register(twoFactorRoutes);
 };
 
-export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey] };
+export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey, Session] };
 
-export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey, insertSession, touchApiKey, type TokenHolder } from './repository.js';
+export { completeSignIn, type SignedIn, type SignIn, type SignInContext } from './complete-sign-in.js';
+export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey, insertSession, touchApiKey, type SignInMethod, type TokenHolder } from './repository.js';
+export { touchSession } from './session-repository.js';
 export { API_KEYS_PER_USER } from './rules.js';
 export { createApiKey, mintApiKey, type KeyHolder } from './service.js';
 export { issueSupportSignIn } from './support-sign-in.js';

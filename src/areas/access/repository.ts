@@ -64,15 +64,22 @@ export async function findUserByApiKey(
 
 /**
  * The user a session token stands for in one workspace: the session's own user when it acts as one
- * (a support session), otherwise the account's user in that workspace. Expired sessions find nobody.
- * The session is found by its token's SHA-256 digest (hashToken).
+ * (a support session), otherwise the account's user in that workspace. Sessions past their end, or
+ * unused since `idleSince` (docs/rules.md §7 Sessions), find nobody. The session is found by its
+ * token's SHA-256 digest (hashToken).
  */
-export async function findUserBySession(db: Db, organizationId: string, tokenHash: string): Promise<TokenHolder | undefined> {
+export async function findUserBySession(
+  db: Db,
+  organizationId: string,
+  tokenHash: string,
+  idleSince: string,
+): Promise<(TokenHolder & { sessionId: string; lastUsedAt: string }) | undefined> {
   const session = await db
     .selectFrom('sessions')
-    .select(['account_id', 'organization_id', 'user_id', 'expires_at'])
+    .select(['id', 'account_id', 'organization_id', 'user_id', 'expires_at', 'created_at', 'last_used_at'])
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', nowIso())
+    .where((eb) => eb(eb.fn.coalesce('last_used_at', 'created_at'), '>', idleSince))
     .executeTakeFirst();
   if (!session) return undefined;
   if (session.organization_id !== null && session.organization_id !== organizationId) return undefined;
@@ -84,12 +91,13 @@ export async function findUserBySession(db: Db, organizationId: string, tokenHas
   query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
   const row = await query.executeTakeFirst();
   if (!row) return undefined;
-  if (session.user_id !== null) return { ...holderOf(row, 'support'), expiresAt: session.expires_at };
+  const holder = { expiresAt: session.expires_at, sessionId: session.id, lastUsedAt: session.last_used_at ?? session.created_at };
+  if (session.user_id !== null) return { ...holderOf(row, 'support'), ...holder };
   const mustEnrolTwoFactor = await lacksRequiredTwoFactor(db, organizationId, session.account_id);
-  return { ...holderOf(row, 'session'), expiresAt: session.expires_at, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
+  return { ...holderOf(row, 'session'), ...holder, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
 }
 
-/** Whether the workspace requires 2FA (docs/rules.md §2 Two-factor codes) and the account has none confirmed. */
+/** Whether the workspace requires 2FA (docs/rules.md §8 Two-factor codes) and the account has none confirmed. */
 async function lacksRequiredTwoFactor(db: Db, organizationId: string, accountId: string): Promise<boolean> {
   const settings = await db
     .selectFrom('sign_in_settings')
@@ -116,7 +124,10 @@ export async function findOrCreateAccount(db: Db, email: string): Promise<string
   const existing = await db.selectFrom('accounts').select('id').where('email', '=', normalized).executeTakeFirst();
   if (existing) return existing.id;
   const id = newId();
-  await db.insertInto('accounts').values({ id, email: normalized, created_at: nowIso() }).execute();
+  await db
+    .insertInto('accounts')
+    .values({ id, email: normalized, created_at: nowIso(), password_hash: null, password_changed_at: null })
+    .execute();
   return id;
 }
 
@@ -185,29 +196,49 @@ export async function deleteApiKey(db: Db, userId: string, apiKeyId: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
+/** How a session began (sessions.method): shown in the list of sessions, and asked by rules that trust a fresh link. */
+export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password' | 'oidc';
+
 export async function insertSession(
   db: Db,
-  session: { accountId: string; token: string; expiresAt: string; organizationId?: string; userId?: string },
-): Promise<void> {
+  session: {
+    accountId: string;
+    token: string;
+    expiresAt: string;
+    organizationId?: string;
+    userId?: string;
+    method?: SignInMethod;
+    userAgent?: string | null;
+  },
+): Promise<string> {
+  const id = newId();
+  const now = nowIso();
   await db
     .insertInto('sessions')
     .values({
-      id: newId(),
+      id,
       account_id: session.accountId,
       token_hash: hashToken(session.token),
       organization_id: session.organizationId ?? null,
       user_id: session.userId ?? null,
       expires_at: session.expiresAt,
-      created_at: nowIso(),
+      created_at: now,
+      method: session.method ?? (session.userId !== undefined ? 'support' : 'link'),
+      user_agent: session.userAgent ?? null,
+      last_used_at: now,
     })
     .execute();
+  return id;
 }
 
 /* One-time sign-in tokens: stored by digest, used once, within their lifetime, at their workspace only. */
 
+/** What redeeming a one-time token does (one_time_tokens.purpose). */
+export type OneTimePurpose = 'support' | 'sign-in' | 'invitation' | 'password-reset';
+
 export async function insertOneTimeToken(
   db: Db,
-  token: { organizationId: string; userId: string; token: string; expiresAt: string },
+  token: { organizationId: string; userId: string; token: string; expiresAt: string; purpose: OneTimePurpose },
 ): Promise<void> {
   await db
     .insertInto('one_time_tokens')
@@ -219,6 +250,7 @@ export async function insertOneTimeToken(
       expires_at: token.expiresAt,
       used_at: null,
       created_at: nowIso(),
+      purpose: token.purpose,
     })
     .execute();
 }
@@ -233,7 +265,7 @@ export async function redeemOneTimeToken(
   organizationId: string,
   token: string,
   now: string,
-): Promise<{ userId: string; accountId: string; email: string; archived: boolean } | undefined> {
+): Promise<{ userId: string; accountId: string; email: string; archived: boolean; purpose: OneTimePurpose } | undefined> {
   const tokenHash = hashToken(token);
   const result = await db
     .updateTable('one_time_tokens')
@@ -248,8 +280,29 @@ export async function redeemOneTimeToken(
     .selectFrom('one_time_tokens')
     .innerJoin('users', 'users.id', 'one_time_tokens.user_id')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id as user_id', 'users.account_id', 'users.archived', 'accounts.email'])
+    .select(['users.id as user_id', 'users.account_id', 'users.archived', 'accounts.email', 'one_time_tokens.purpose'])
     .where('one_time_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row && { userId: row.user_id, accountId: row.account_id, email: row.email, archived: fromDbBool(row.archived) };
+  return (
+    row && {
+      userId: row.user_id,
+      accountId: row.account_id,
+      email: row.email,
+      archived: fromDbBool(row.archived),
+      purpose: row.purpose as OneTimePurpose,
+    }
+  );
+}
+
+/** The purpose of an unused, unexpired one-time token of this workspace, without using it (the link page asks it). */
+export async function peekOneTimeToken(db: Db, organizationId: string, token: string, now: string): Promise<OneTimePurpose | undefined> {
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .select('purpose')
+    .where('token_hash', '=', hashToken(token))
+    .where('organization_id', '=', organizationId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.purpose as OneTimePurpose | undefined;
 }

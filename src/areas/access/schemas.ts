@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, Timestamp } from '../../http/schemas.js';
 
 export const AuthSnapshot = Type.Object({
   domain: Type.String({ description: 'Workspace subdomain' }),
@@ -30,12 +30,36 @@ export const ApiKeyCreated = Type.Object({
 export const ApiKeyParams = Type.Object({ apiKeyId: Id });
 
 export const OneTimeBody = Type.Object({
-  token: Type.String({ maxLength: 200, description: 'The one-time sign-in token of the support link (tto_…)' }),
+  token: Type.String({ maxLength: 200, description: 'The one-time token of a mailed link (tto_…)' }),
 });
+
+export const ONE_TIME_PURPOSES = ['support', 'sign-in', 'invitation', 'password-reset'] as const;
 
 export const OneTimeSession = Type.Object({
   domain: Type.String({ description: 'Workspace subdomain' }),
-  email: Type.String({ format: 'email', description: 'The resolving administrator the session acts as' }),
-  token: Type.String({ description: 'A session access token (tts_…), valid for one hour' }),
-  expiresAt: Timestamp('When the session token stops working'),
+  email: Type.String({ format: 'email', description: 'Who the session acts as: the person signed in, or the resolving administrator of a support link' }),
+  token: Type.Optional(Type.String({ description: 'A session access token (tts_…); also set as the cookie timetrack_access_token. Absent when a second factor is required' })),
+  expiresAt: Timestamp('When the session token stops working, or (with twoFactorRequired) when the challenge does'),
+  twoFactorRequired: Type.Optional(Type.Boolean({ description: 'Present (true) when the account has 2FA on: no session yet, send `challenge` with a code to POST /auth/two-factor/verify' })),
+  challenge: Type.Optional(Type.String({ description: 'The second-factor challenge (`ttc_…`), with twoFactorRequired' })),
+  purpose: StringEnum(ONE_TIME_PURPOSES, 'What the link was for: a support sign-in (one hour), a sign-in link, an invitation, a password reset'),
 });
+
+export const SIGN_IN_METHODS = ['support', 'link', 'invitation', 'password-reset', 'password', 'oidc'] as const;
+
+export const Session = Type.Object(
+  {
+    id: Type.String(),
+    method: StringEnum(SIGN_IN_METHODS, 'How the session began'),
+    createdAt: Timestamp(),
+    lastUsedAt: Timestamp('Kept to the minute; the idle timeout counts from here'),
+    expiresAt: Timestamp('When the session ends at the latest'),
+    userAgent: Nullable(Type.String({ description: 'The browser or client that began it' })),
+    current: Type.Boolean({ description: 'The session of this request' }),
+  },
+  { $id: 'Session', title: 'Session' },
+);
+
+export const SessionMap = IdMap(Type.Ref(Session), 'The sessions of the caller\'s account by id, oldest first; never their tokens');
+
+export const SessionParams = Type.Object({ sessionId: Id });

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { operation } from '../../http/schemas.js';
+import { setSessionCookie } from '../../http/session-cookie.js';
+import { needsSecondFactor } from './complete-sign-in.js';
+import { redeemOneTimeSignIn } from './one-time-sign-in.js';
 import { OneTimeBody, OneTimeSession } from './schemas.js';
-import { redeemSupportSignIn } from './support-sign-in.js';
+import { contextOf } from './sign-in-context.js';
 
 /**
- * The other half of a resolved impersonation request: the one-time token mailed to support is
- * exchanged, once, for a session acting as the administrator who resolved the request.
+ * The other half of every mailed link: its one-time token is exchanged, once, for a session (a
+ * support link's acts as the administrator who resolved the impersonation request).
  */
 export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -14,14 +17,21 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { public: true },
       schema: operation({
         operationId: 'redeemOneTimeSignIn',
-        tag: 'Workspace',
-        summary: 'Redeem a one-time support sign-in token for a one-hour session',
+        tag: 'Sign-in',
+        summary: 'Redeem the one-time token of a mailed link for a session',
         description:
-          'No bearer token: the body carries the token of the `supportSignIn` link sent when an impersonation request ' +
-          'was resolved. Works once, within an hour of the resolution, at the host of that workspace only; anything ' +
-          'else (a second use, an expired, unknown or malformed token, another workspace\'s host, a resolving ' +
-          'administrator archived since) is 401. The answer is the auth snapshot of a new session access token, valid ' +
-          'one hour, that acts as the resolving administrator, and when it expires.',
+          'No bearer token: the body carries the token of a mailed link: a sign-in link (POST /auth/email-link, valid ' +
+          '15 minutes), an invitation (valid 7 days), a password reset (valid 15 minutes) or the `supportSignIn` link ' +
+          'of a resolved impersonation request (valid one hour). Each works once, at the host of its workspace only; ' +
+          'anything else (a second use, an expired, unknown or malformed token, another workspace\'s host, a user ' +
+          'archived since) is 401. A person\'s link starts a session of the person\'s account (12 hours, docs/rules.md ' +
+          '§7 Sessions); after a sign-in, invitation or reset link the person may set a password without the current ' +
+          'one for 10 minutes (PUT /auth/password). A support link starts a one-hour session acting as the resolving ' +
+          'administrator (docs/rules.md §5). The answer holds the session token and when it ends, and sets it as the ' +
+          'cookie `timetrack_access_token` (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, Path=/). ' +
+          'A person whose account has two-factor authentication on gets no session yet: the answer has no `token` but ' +
+          '`twoFactorRequired: true` and a `challenge` (valid 5 minutes, until `expiresAt`) to send with a code to ' +
+          'POST /auth/two-factor/verify (docs/rules.md §8).',
         body: OneTimeBody,
         response: OneTimeSession,
         errors: { 401: 'The token is unknown, used, expired or of another workspace' },
@@ -29,10 +39,15 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const session = await redeemSupportSignIn(app.db, request.workspace, request.body.token);
-      request.log.info({ organizationId: request.workspace.id }, 'one-time support sign-in redeemed');
-      reply.header('cache-control', 'no-store');
-      return { domain: request.workspace.domain, ...session };
+      const session = await redeemOneTimeSignIn(app.db, app.config, request.workspace, request.body.token, contextOf(request));
+      request.log.info({ organizationId: request.workspace.id, purpose: session.purpose }, 'one-time sign-in redeemed');
+      const answer = { domain: request.workspace.domain, email: session.email, expiresAt: session.expiresAt, purpose: session.purpose };
+      if (needsSecondFactor(session)) {
+        reply.header('cache-control', 'no-store');
+        return { ...answer, twoFactorRequired: true, challenge: session.challenge };
+      }
+      setSessionCookie(reply, app.config, session);
+      return { ...answer, token: session.token };
     },
   );
 };

@@ -11,7 +11,7 @@ export function signInSettings(db: Db, actor: Actor): Promise<SignInSettings> {
 }
 
 /**
- * Changes the workspace's sign-in settings (docs/rules.md §2): fields left out keep their value.
+ * Changes the workspace's sign-in settings (docs/rules.md §8): fields left out keep their value.
  * Invitation domains are stored lower case, each once; each must be a domain an email can have and,
  * when the deployment limits single sign-on to OIDC_ALLOWED_DOMAINS, one of those (422 otherwise).
  */

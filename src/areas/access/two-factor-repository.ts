@@ -119,7 +119,7 @@ export async function countRecoveryCodesLeft(db: Db, accountId: string): Promise
 
 export async function insertChallenge(
   trx: Db,
-  challenge: { tokenHash: string; accountId: string; organizationId: string; expiresAt: string; now: string },
+  challenge: { tokenHash: string; accountId: string; organizationId: string; method: string; expiresAt: string; now: string },
 ): Promise<void> {
   await trx
     .insertInto('sign_in_challenges')
@@ -128,6 +128,7 @@ export async function insertChallenge(
       token_hash: challenge.tokenHash,
       account_id: challenge.accountId,
       organization_id: challenge.organizationId,
+      method: challenge.method,
       attempts: 0,
       expires_at: challenge.expiresAt,
       used_at: null,
@@ -143,17 +144,17 @@ export async function findLiveChallenge(
   tokenHash: string,
   now: string,
   maxAttempts: number,
-): Promise<{ id: string; accountId: string } | undefined> {
+): Promise<{ id: string; accountId: string; method: string } | undefined> {
   const row = await db
     .selectFrom('sign_in_challenges')
-    .select(['id', 'account_id'])
+    .select(['id', 'account_id', 'method'])
     .where('token_hash', '=', tokenHash)
     .where('organization_id', '=', organizationId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .where('attempts', '<', maxAttempts)
     .executeTakeFirst();
-  return row && { id: row.id, accountId: row.account_id };
+  return row && { id: row.id, accountId: row.account_id, method: row.method };
 }
 
 export async function countChallengeAttempt(db: Db, challengeId: string): Promise<void> {

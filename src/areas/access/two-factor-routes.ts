@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../http/schemas.js';
+import { setSessionCookie } from '../../http/session-cookie.js';
+import { contextOf } from './sign-in-context.js';
 import { changeSignInSettings, signInSettings } from './sign-in-settings-service.js';
 import {
   RecoveryCodes,
@@ -22,7 +24,7 @@ const LOCKOUT =
   `${BLOCK_MINUTES} minutes: 429 with Retry-After.`;
 const ONE_PROOF = 'The body carries exactly one of `code` and `recoveryCode` (422 at /body otherwise).';
 
-/** Two-factor codes (TOTP, RFC 6238) of the caller's account, and the second step of a sign-in (docs/rules.md §2). */
+/** Two-factor codes (TOTP, RFC 6238) of the caller's account, and the second step of a sign-in (docs/rules.md §8). */
 export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/auth/two-factor',
@@ -116,8 +118,8 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'No bearer token. A password or email-link sign-in of an account with 2FA on answers a `challenge` instead ' +
           `of a session; it is valid ${CHALLENGE_TTL_MINUTES} minutes, at this workspace's host, once, and for at most ` +
           `${CHALLENGE_ATTEMPTS} wrong codes. ` + ONE_PROOF + ' With a current code (±30 s, each code once) or an ' +
-          'unused recovery code the answer is a session, like every sign-in\'s; an unknown, used or expired challenge ' +
-          'or a wrong code is 401. ' + LOCKOUT,
+          'unused recovery code the answer is the session the sign-in would have begun (its token, and the cookie ' +
+          '`timetrack_access_token`); an unknown, used or expired challenge or a wrong code is 401. ' + LOCKOUT,
         body: TwoFactorVerify,
         response: VerifiedSession,
         errors: { 401: 'The challenge is not live, or the code is wrong or used' },
@@ -125,9 +127,9 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request, reply) => {
-      const session = await verifySecondFactor(app.db, app.config, request.workspace, request.body);
-      reply.header('cache-control', 'no-store');
-      return session;
+      const session = await verifySecondFactor(app.db, app.config, request.workspace, request.body, contextOf(request));
+      setSessionCookie(reply, app.config, session);
+      return { token: session.token, expiresAt: session.expiresAt };
     },
   );
 

@@ -6,7 +6,8 @@ import { ApiError, conflict, invalid, unauthorized } from '../../domain/errors.j
 import { addMinutes, nowIso } from '../../lib/time.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
 import { sealerFor } from './secret-sealer.js';
-import { startSession, type IssuedSession } from './session-start.js';
+import { completeSignIn, type SignedIn, type SignInContext } from './complete-sign-in.js';
+import type { SignInMethod } from './repository.js';
 import {
   acceptStep,
   blockCodes,
@@ -41,7 +42,7 @@ import {
 /** Sealed values and keyed digests name what they hold (lib/sealing.ts). */
 const SECRET_PURPOSE = 'totp-secret';
 const RECOVERY_PURPOSE = 'recovery-code';
-/** Challenge tokens: `ttc_` and 43 random characters, stored by digest like every token (docs/rules.md §2). */
+/** Challenge tokens: `ttc_` and 43 random characters, stored by digest like every token (docs/rules.md §8). */
 export const CHALLENGE_TOKEN_PREFIX = 'ttc_';
 
 export interface TwoFactorStatus {
@@ -107,7 +108,7 @@ export async function disableTwoFactor(db: Db, config: Config, actor: Actor, pro
 }
 
 /**
- * What every password and link sign-in asks first (docs/rules.md §2 Two-factor codes): for an
+ * What every password and link sign-in asks first (docs/rules.md §8 Two-factor codes): for an
  * account with 2FA on, a challenge (an opaque token valid CHALLENGE_TTL_MINUTES, for this workspace)
  * to send with a code to POST /auth/two-factor/verify, instead of a session; otherwise nothing.
  */
@@ -115,13 +116,14 @@ export async function secondFactorChallenge(
   trx: Db,
   accountId: string,
   organizationId: string,
+  method: SignInMethod,
 ): Promise<{ challenge: string; expiresAt: string } | undefined> {
   const row = await findTwoFactor(trx, accountId);
   if (!row || row.confirmedAt === null) return undefined;
   const challenge = newToken(CHALLENGE_TOKEN_PREFIX);
   const now = nowIso();
   const expiresAt = addMinutes(now, CHALLENGE_TTL_MINUTES);
-  await insertChallenge(trx, { tokenHash: hashToken(challenge), accountId, organizationId, expiresAt, now });
+  await insertChallenge(trx, { tokenHash: hashToken(challenge), accountId, organizationId, method, expiresAt, now });
   return { challenge, expiresAt };
 }
 
@@ -133,18 +135,26 @@ export async function verifySecondFactor(
   config: Config,
   workspace: Workspace,
   body: { challenge: string } & CodeProof,
-): Promise<IssuedSession> {
+  context: SignInContext,
+): Promise<SignedIn> {
   assertOneProof(body);
   const found = await findLiveChallenge(db, workspace.id, hashToken(body.challenge), nowIso(), CHALLENGE_ATTEMPTS);
   if (!found) throw challengeRefused();
   const row = await findTwoFactor(db, found.accountId);
   if (!row || row.confirmedAt === null) throw challengeRefused();
-  let session: IssuedSession | undefined;
+  let session: SignedIn | undefined;
   const verified = await checkedCode(db, config, found.accountId, row, body, async (trx, accepted) => {
     const now = nowIso();
     if (!(await useChallenge(trx, found.id, now))) return false;
     if (!(await accepted(trx, now))) return false;
-    session = await startSession(trx, config, { accountId: found.accountId, organizationId: workspace.id, now });
+    const outcome = await completeSignIn(
+      trx,
+      config,
+      { accountId: found.accountId, workspace, method: found.method as SignInMethod, secondFactorDone: true },
+      context,
+    );
+    if ('challenge' in outcome) return false;
+    session = outcome;
     return true;
   });
   if (!verified || !session) {

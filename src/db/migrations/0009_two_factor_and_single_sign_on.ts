@@ -3,7 +3,7 @@ import { columnTypes } from '../column-types.js';
 import type { MigrationContext } from './index.js';
 
 /**
- * Two-factor codes and single sign-on (docs/rules.md §2 Two-factor codes, Single sign-on):
+ * Two-factor codes and single sign-on (docs/rules.md §8 Two-factor codes, Single sign-on):
  * - two_factor_secrets: an account's TOTP secret, encrypted (AES-256-GCM under SECRET_KEY), pending
  *   until confirmed; the last time step used (a code works once) and the count of failed codes.
  * - recovery_codes: ten single-use codes per confirmed enrolment, as SHA-256 digests.
@@ -39,6 +39,7 @@ export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Pr
     .addColumn('token_hash', t.text, (c) => c.notNull().unique())
     .addColumn('account_id', t.id, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('organization_id', t.id, (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('method', t.text, (c) => c.notNull())
     .addColumn('attempts', t.integer, (c) => c.notNull())
     .addColumn('expires_at', t.timestamp, (c) => c.notNull())
     .addColumn('used_at', t.timestamp)

@@ -7,6 +7,7 @@ import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
 import * as activityListing from './0005_activity_listing.js';
 import * as retiredDomains from './0006_retired_domains.js';
 import * as outboxExpiry from './0007_outbox_expiry.js';
+import * as signIn from './0008_sign_in.js';
 import * as twoFactorAndSingleSignOn from './0009_two_factor_and_single_sign_on.js';
 
 export interface MigrationContext {
@@ -26,5 +27,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0005_activity_listing': activityListing,
   '0006_retired_domains': retiredDomains,
   '0007_outbox_expiry': outboxExpiry,
+  '0008_sign_in': signIn,
   '0009_two_factor_and_single_sign_on': twoFactorAndSingleSignOn,
 };

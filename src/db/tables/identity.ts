@@ -5,6 +5,9 @@ export interface AccountsTable {
   id: string;
   email: string;
   created_at: string;
+  /** Argon2id digest of the account's password (PHC string), or null: the account signs in by link only. */
+  password_hash: string | null;
+  password_changed_at: string | null;
 }
 
 /** An account's membership in one workspace. */
@@ -43,4 +46,10 @@ export interface SessionsTable {
   user_id: string | null;
   expires_at: string;
   created_at: string;
+  /** How the session began: support, link, invitation, password-reset, password (SignInMethod). */
+  method: string;
+  /** The User-Agent of the request that began it, cut to 300 characters. */
+  user_agent: string | null;
+  /** Kept to the minute; null until first used. The idle timeout counts from here (or from created_at). */
+  last_used_at: string | null;
 }

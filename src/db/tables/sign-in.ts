@@ -27,6 +27,8 @@ export interface SignInChallengesTable {
   token_hash: string;
   account_id: string;
   organization_id: string;
+  /** How the sign-in began (sessions.method of the session it becomes). */
+  method: string;
   attempts: number;
   expires_at: string;
   used_at: string | null;

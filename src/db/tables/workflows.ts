@@ -43,4 +43,6 @@ export interface OneTimeTokensTable {
   /** Set when redeemed; a used token never works again. */
   used_at: string | null;
   created_at: string;
+  /** What redeeming it does: `support`, `sign-in`, `invitation` or `password-reset` (OneTimePurpose). */
+  purpose: string;
 }

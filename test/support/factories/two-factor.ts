@@ -1,5 +1,5 @@
 import { as, ok, type TestUser, type TestWorkspace } from '../harness.js';
-import { currentCode, secondFactorChallenge } from '../src.js';
+import { currentCode, insertOneTimeToken, newToken, ONE_TIME_TOKEN_PREFIX, secondFactorChallenge } from '../src.js';
 import type { HasApp } from './people.js';
 
 type WithCall = HasApp & Parameters<typeof as>[0];
@@ -31,7 +31,15 @@ export async function noTwoFactor(h: HasApp, ...users: TestUser[]): Promise<void
 
 /** The challenge a password or link sign-in of this user (2FA on) answers at the workspace. */
 export async function signInChallenge(h: HasApp, ws: TestWorkspace, user: TestUser): Promise<string> {
-  const found = await secondFactorChallenge(h.app.db, await accountOf(h, user), ws.organizationId);
+  const found = await secondFactorChallenge(h.app.db, await accountOf(h, user), ws.organizationId, 'password');
   if (!found) throw new Error('the user has no two-factor authentication on');
   return found.challenge;
+}
+
+/** The token of a person's sign-in link (as POST /auth/email-link mails one), valid 15 minutes. */
+export async function signInLink(h: HasApp, ws: TestWorkspace, user: TestUser): Promise<string> {
+  const token = newToken(ONE_TIME_TOKEN_PREFIX);
+  const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
+  await insertOneTimeToken(h.app.db, { organizationId: ws.organizationId, userId: user.userId, token, expiresAt, purpose: 'sign-in' });
+  return token;
 }
