@@ -16,6 +16,7 @@ export type ProblemCode =
   | 'timesheet-locked'
   | 'rate-limited'
   | 'headers-too-large'
+  | 'provider-unavailable'
   | 'internal';
 
 export const PROBLEM_STATUS: Record<ProblemCode, number> = {
@@ -34,6 +35,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'timesheet-locked': 423,
   'rate-limited': 429,
   'headers-too-large': 431,
+  'provider-unavailable': 502,
   internal: 500,
 };
 
@@ -53,6 +55,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'timesheet-locked': 'Timesheet locked',
   'rate-limited': 'Too many requests',
   'headers-too-large': 'Request header fields too large',
+  'provider-unavailable': 'Sign-in provider unavailable',
   internal: 'Internal server error',
 };
 

@@ -23,6 +23,11 @@ declare module 'fastify' {
      * (a rename, a deletion, a user's role or archiving, a revoked key): its answer empties the caches.
      */
     changesIdentity?: boolean;
+    /**
+     * The route is also served at the bare BASE_DOMAIN host, where no workspace is selected
+     * (`request.workspace` is then null): finding one's workspaces (docs/rules.md §7).
+     */
+    servedAtBareDomain?: boolean;
   }
 }
 
@@ -66,6 +71,15 @@ export function workspaceDomainOf(request: FastifyRequest, baseDomain: string): 
   if (!hostname.endsWith(suffix)) return null;
   const label = hostname.slice(0, -suffix.length);
   return isWellFormedDomain(label) ? label : null;
+}
+
+/** Whether the request's one Host header is BASE_DOMAIN itself (any port). */
+export function isBareDomain(request: FastifyRequest, baseDomain: string): boolean {
+  const raw = request.raw.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+  const match = /^([^:[\]]+?)\.?(?::\d{1,5})?$/.exec(request.headers.host?.toLowerCase() ?? '');
+  return hosts === 1 && match !== null && match[1] === baseDomain;
 }
 
 /** How many unknown domains are remembered at most (each for IDENTITY_TTL_MS). */
@@ -137,7 +151,14 @@ export const tenancy = fp(async (app: FastifyInstance) => {
   app.addHook(
     'onRequest',
     hookOf((request) => {
-      const found = resolveWorkspace(app, request);
+      let found: Workspace | Promise<Workspace>;
+      try {
+        found = resolveWorkspace(app, request);
+      } catch (error) {
+        // Asked only of a host that selects no workspace, so other requests pay nothing for it.
+        if (request.routeOptions.config.servedAtBareDomain && isBareDomain(request, app.config.baseDomain)) return;
+        throw error;
+      }
       if (found instanceof Promise) {
         return found.then((workspace) => {
           request.workspace = workspace;

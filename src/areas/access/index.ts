@@ -4,6 +4,7 @@ import { accessRoutes } from './routes.js';
 import { ApiKey, Session } from './schemas.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { oidcRoutes } from './oidc-routes.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 
 /** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
@@ -12,6 +13,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(signInRoutes);
   await app.register(sessionRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(oidcRoutes);
 };
 
 export const accessArea: Area = { name: 'access', routes, schemas: [ApiKey, Session] };
