@@ -267,6 +267,9 @@ export const OPERATIONS: Record<string, Build> = {
   },
   'GET /auth/settings': async () => ({}),
   'PUT /auth/settings': async () => ({ body: { twoFactorRequired: false } }),
+  'GET /auth/providers': async () => ({}),
+  'GET /auth/oidc/start': async () => ({}),
+  'GET /auth/oidc/callback': async () => ({ query: { state: `state-${next()}`, code: 'code' } }),
 
   /* Timesheets */
   'PUT /timesheets/auto-lock': async () => ({ body: { reason: 'security suite' } }),

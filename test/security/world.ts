@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ACTIVITY_DAY, make, REQUEST_KINDS, type RequestKind } from '../support/factories/index.js';
 import { as, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { listMessages } from '../support/src.js';
+import { insertOidcState, listMessages } from '../support/src.js';
 
 /**
  * A workspace seeded with one record of every kind, made with the factories of test/support (the
@@ -168,6 +168,16 @@ export async function seedWorld(h: Harness): Promise<World> {
   await make.twoFactor(h, ws, people.outsider);
   await make.signInChallenge(h, ws, people.outsider);
   await ok(asAdmin.put('/api/auth/settings', { invitationDomains: ['example.com'] }));
+  // A single sign-on begun at the workspace (as GET /auth/oidc/start stores one; these suites configure no provider).
+  const now = new Date().toISOString();
+  await insertOidcState(h.app.db, {
+    stateHash: `seeded-${ws.domain}`,
+    organizationId: ws.organizationId,
+    sealedVerifier: 'sealed',
+    nonce: 'nonce',
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    now,
+  });
 
   return {
     ...people,

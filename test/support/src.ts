@@ -33,6 +33,7 @@ export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permissi
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
 export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession, secondFactorChallenge } from '../../src/areas/access/index.js';
 export { insertOneTimeToken } from '../../src/areas/access/repository.js';
+export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
