@@ -13,7 +13,7 @@ const TAG = 'Sign-in';
  */
 function redirecting<S extends { response: Record<number, unknown> }>(schema: S, description: string): S {
   const { 200: _ok, ...problems } = schema.response;
-  return { ...schema, response: { 302: { description, headers: { Location: { schema: { type: 'string' } } } }, ...problems } };
+  return { ...schema, response: { 302: { description, headers: { Location: { type: 'string', description: 'Where the browser goes next' } } }, ...problems } };
 }
 
 /** Single sign-on with OpenID Connect (docs/rules.md §8 Single sign-on), and what the sign-in page offers. */
