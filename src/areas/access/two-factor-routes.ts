@@ -22,7 +22,7 @@ const NOT_SUPPORT = 'Not with a support session (docs/rules.md §5): 403, it can
 const LOCKOUT =
   `${MAX_FAILED_CODES} wrong codes in a row (any route, any workspace) refuse every code of the account for ` +
   `${BLOCK_MINUTES} minutes: 429 with Retry-After.`;
-const ONE_PROOF = 'The body carries exactly one of `code` and `recoveryCode` (422 at /body otherwise).';
+const ONE_PROOF = 'The body carries exactly one of `code` and `recoveryCode`; otherwise 422 at /body: "must carry exactly one of code and recoveryCode".';
 
 /** Two-factor codes (TOTP, RFC 6238) of the caller's account, and the second step of a sign-in (docs/rules.md §8). */
 export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
