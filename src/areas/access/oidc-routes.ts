@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { operation } from '../../http/schemas.js';
+import { Type } from '@sinclair/typebox';
+import { operation, ProblemSchema } from '../../http/schemas.js';
 import { setSessionCookie } from '../../http/session-cookie.js';
 import { OidcCallbackQuery, SignInProviders } from './oidc-schemas.js';
 import { finishOidc, OIDC_ATTEMPT_MINUTES, signInProviders, startOidc } from './oidc-service.js';
@@ -13,7 +14,14 @@ const TAG = 'Sign-in';
  */
 function redirecting<S extends { response: Record<number, unknown> }>(schema: S, description: string): S {
   const { 200: _ok, ...problems } = schema.response;
-  return { ...schema, response: { 302: { description, headers: { Location: { type: 'string', description: 'Where the browser goes next' } } }, ...problems } };
+  const unavailable = {
+    description: 'provider-unavailable: the single sign-on provider\'s discovery document cannot be read',
+    content: { 'application/problem+json': { schema: Type.Ref(ProblemSchema) } },
+  };
+  return {
+    ...schema,
+    response: { 302: { description, headers: { Location: { type: 'string', description: 'Where the browser goes next' } } }, ...problems, 502: unavailable },
+  };
 }
 
 /** Single sign-on with OpenID Connect (docs/rules.md §8 Single sign-on), and what the sign-in page offers. */
