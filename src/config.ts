@@ -55,6 +55,15 @@ export interface Config {
   changeRetentionMs: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /**
+   * The server secret that encrypts secrets kept at rest (TOTP secrets): env SECRET_KEY, any text of
+   * 32 characters or more. Unset: a random key is made once and kept in the file `secretKeyFile`
+   * (env SECRET_KEY_FILE, default `data/secret-key`), so every instance sharing that file agrees.
+   */
+  secretKey: string | undefined;
+  secretKeyFile: string;
+  /** OpenID Connect single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (docs/rules.md §8). */
+  oidc: OidcConfig | undefined;
 }
 
 export interface WebhookConfig {
@@ -77,6 +86,16 @@ export interface WebhookConfig {
    * from someone who also has the source; README and docs/webhooks.md say to set it.
    */
   secretKey: string | undefined;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_ALLOWED_DOMAINS: email domains the provider may sign in at all (empty: any). */
+  allowedDomains: string[];
+  /** OIDC_DISPLAY_NAME: how the web app names the provider; default the issuer's host. */
+  displayName: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -113,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
     webhooks: webhookConfig(env),
+    secretKey: secretKeyOf(env.SECRET_KEY),
+    secretKeyFile: env.SECRET_KEY_FILE || 'data/secret-key',
+    oidc: oidcOf(env),
   };
 }
 
@@ -130,6 +152,33 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     secretKey,
   };
+}
+
+function secretKeyOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (value.length < 32) throw new Error('SECRET_KEY must be at least 32 characters long');
+  return value;
+}
+
+function oidcOf(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER?.trim();
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.OIDC_CLIENT_SECRET;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret) {
+    throw new Error('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together or not at all');
+  }
+  let host: string;
+  try {
+    host = new URL(issuer).host;
+  } catch {
+    throw new Error(`OIDC_ISSUER must be a URL, got "${issuer}"`);
+  }
+  const allowedDomains = (env.OIDC_ALLOWED_DOMAINS ?? '')
+    .split(',')
+    .map((domain) => domain.trim().toLowerCase())
+    .filter((domain) => domain !== '');
+  return { issuer, clientId, clientSecret, allowedDomains, displayName: env.OIDC_DISPLAY_NAME?.trim() || host };
 }
 
 function timeouts(env: NodeJS.ProcessEnv): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {

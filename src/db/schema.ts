@@ -4,6 +4,7 @@ import type { GeofencesTable } from './tables/geofences.js';
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
 import type { OrganizationDomainsTable, OrganizationsTable, RetiredDomainsTable } from './tables/organizations.js';
 import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
+import type { OidcStatesTable, RecoveryCodesTable, SignInChallengesTable, SignInSettingsTable, TwoFactorSecretsTable } from './tables/sign-in.js';
 import type {
   ActivitiesTable,
   ActivityLengthBoundsTable,
@@ -45,4 +46,9 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  two_factor_secrets: TwoFactorSecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
+  sign_in_settings: SignInSettingsTable;
+  oidc_states: OidcStatesTable;
 }

@@ -20,6 +20,11 @@ export interface Actor {
   readonly tokenKind: TokenKind;
   /** The session in use, when the token is a session (sign-out ends it; the list marks it current). */
   readonly sessionId?: string;
+  /**
+   * Set for a person's session in a workspace that requires two-factor authentication while their
+   * account has none: only the permissions of ALLOWED_BEFORE_ENROLMENT (domain/policy.ts) are held.
+   */
+  readonly mustEnrolTwoFactor?: boolean;
 }
 
 /** The workspace a request runs in, selected by its host (src/http/tenancy.ts). */

@@ -4,6 +4,7 @@ export type ProblemCode =
   | 'bad-request'
   | 'unauthorized'
   | 'forbidden'
+  | 'two-factor-required'
   | 'not-found'
   | 'workspace-not-found'
   | 'method-not-allowed'
@@ -16,6 +17,7 @@ export type ProblemCode =
   | 'timesheet-locked'
   | 'rate-limited'
   | 'headers-too-large'
+  | 'provider-unavailable'
   | 'internal'
   | 'busy';
 
@@ -23,6 +25,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'bad-request': 400,
   unauthorized: 401,
   forbidden: 403,
+  'two-factor-required': 403,
   'not-found': 404,
   'workspace-not-found': 404,
   'method-not-allowed': 405,
@@ -35,6 +38,7 @@ export const PROBLEM_STATUS: Record<ProblemCode, number> = {
   'timesheet-locked': 423,
   'rate-limited': 429,
   'headers-too-large': 431,
+  'provider-unavailable': 502,
   internal: 500,
   busy: 503,
 };
@@ -43,6 +47,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'bad-request': 'Bad request',
   unauthorized: 'Unauthorized',
   forbidden: 'Forbidden',
+  'two-factor-required': 'Two-factor enrolment required',
   'not-found': 'Not found',
   'workspace-not-found': 'Workspace not found',
   'method-not-allowed': 'Method not allowed',
@@ -55,6 +60,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   'timesheet-locked': 'Timesheet locked',
   'rate-limited': 'Too many requests',
   'headers-too-large': 'Request header fields too large',
+  'provider-unavailable': 'Sign-in provider unavailable',
   internal: 'Internal server error',
   busy: 'Busy: send the request again',
 };

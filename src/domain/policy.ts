@@ -41,6 +41,10 @@ const POLICY = {
    * Administrator, resolving a project role-change request.
    */
   'roles:grant': admins,
+  /** Enrolling, confirming, disabling and reading one's own two-factor authentication (it belongs to the account). */
+  'two-factor:manage': ownOnly,
+  /** The workspace's sign-in settings: whether 2FA is required, the domains single sign-on lets in. */
+  'sign-in-settings:manage': admins,
   /** Issuing a sign-in for someone else: resolving an impersonation request (it mails a support sign-in link). */
   'sign-ins:issue': admins,
   'projects:read': { Administrator: ['all'], User: ['member'] },
@@ -103,10 +107,24 @@ const WITHHELD_FROM_SUPPORT: ReadonlySet<Permission> = new Set<Permission>([
   'api-keys:write',
   'sessions:manage',
   'password:write',
+  'two-factor:manage',
+  'sign-in-settings:manage',
   'roles:grant',
   'sign-ins:issue',
   'organization:delete',
   'account:workspaces',
+]);
+
+/**
+ * What a person signed in with a session may still do in a workspace that requires two-factor
+ * authentication while their account has none (docs/rules.md §8 Two-factor codes): enrol, see who
+ * they are and which workspace this is, sign out and end their sessions. Everything else is 403 `two-factor-required`.
+ */
+export const ALLOWED_BEFORE_ENROLMENT: ReadonlySet<Permission> = new Set<Permission>([
+  'two-factor:manage',
+  'organization:read',
+  'sessions:sign-out',
+  'sessions:manage',
 ]);
 
 /** The 403 detail for a permission a support session does not hold. */

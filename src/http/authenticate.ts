@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { findUserByApiKey, findUserBySession, touchApiKey, touchSession } from '../areas/access/index.js';
 import { findWorkspaceByDomain } from '../areas/workspace/index.js';
 import type { Actor } from '../domain/actor.js';
-import { holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
+import { ALLOWED_BEFORE_ENROLMENT, holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
 import { nowIso } from '../lib/time.js';
 import { API_KEY_PREFIX, isTokenOf, SESSION_TOKEN_PREFIX } from '../lib/tokens.js';
 import { bearerOf, type Bearer } from './bearer.js';
@@ -30,6 +30,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 const invalidToken = () => unauthorized('The token is not valid for this workspace.');
 
+/** A person who must enrol in 2FA before anything else here (docs/rules.md §8 Two-factor codes). */
+const enrolFirst = () =>
+  new ApiError('two-factor-required', 'This workspace requires two-factor authentication: enrol with POST /api/auth/two-factor first.');
+
 /**
  * What a bearer token stands for in one workspace, from the database. Unknown, expired and revoked
  * tokens and archived or deleted users resolve to nothing.
@@ -50,6 +54,7 @@ async function resolveToken(app: FastifyInstance, organizationId: string, { toke
       token,
       tokenKind: holder.tokenKind,
       ...(session ? { sessionId: session.sessionId } : {}),
+      ...(holder.mustEnrolTwoFactor ? { mustEnrolTwoFactor: true } : {}),
     }),
     ...(apiKey ? { apiKey: { id: apiKey.apiKeyId, lastUsedMs: apiKey.lastUsedAt === null ? null : Date.parse(apiKey.lastUsedAt) } } : {}),
     ...(holder.expiresAt !== undefined ? { expiresMs: Date.parse(holder.expiresAt) } : {}),
@@ -144,6 +149,7 @@ function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor, permi
   if (permission && !holds(actor.role, permission, actor.tokenKind)) {
     throw tokenKindAllows(actor.tokenKind, permission) ? forbidden() : forbidden(SUPPORT_SESSION_DENIED);
   }
+  if (actor.mustEnrolTwoFactor && !(permission && ALLOWED_BEFORE_ENROLMENT.has(permission))) throw enrolFirst();
 }
 
 /**

@@ -49,8 +49,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Workspace:
     'The workspace of the host: its organization and settings, the caller\'s auth snapshot, the workspaces of the ' +
     'caller\'s account, and the one-time support sign-in.',
-  'Sign-in': 'How people get in (docs/rules.md §7): mailed one-time links, passwords, browser sessions and their ' +
-    'cookie, signing out and ending other sessions, finding one\'s workspaces.',
+  'Sign-in': 'How people get in (docs/rules.md §7, §8): mailed one-time links, passwords, browser sessions and their ' +
+    'cookie, signing out and ending other sessions, finding one\'s workspaces; two-factor codes (TOTP) and the second ' +
+    'step of a sign-in, the workspace\'s sign-in settings, and single sign-on with OpenID Connect.',
   'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
   Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
   Projects: 'The projects of the workspace.',
@@ -132,7 +133,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': headerRef('RateLimitReset'),
 };
 /** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in-routes.ts). */
-const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn', 'signInWithPassword']);
+const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn', 'signInWithPassword', 'verifyTwoFactor']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 interface DocOperation {

@@ -37,3 +37,6 @@ function sameCalendarFields(text: string, date: Date): boolean {
 
 export const addHours = (iso: string, hours: number): string =>
   new Date(new Date(iso).getTime() + hours * 3_600_000).toISOString();
+
+export const addMinutes = (iso: string, minutes: number): string =>
+  new Date(new Date(iso).getTime() + minutes * 60_000).toISOString();

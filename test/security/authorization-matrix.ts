@@ -48,6 +48,20 @@ const TABLE: Row[] = [
   ['POST /auth/find-workspaces',                                                 200, 200, 200, 200, 200, 200, 200],
   ['POST /auth/sign-in',                                                         200, 200, 200, 200, 200, 401, 200],
   ['PUT /auth/password',                                                         401, 200, 200, 200, 200, 200, 401],
+  // Two-factor codes: the caller's own account (§8 Two-factor codes); the outsider's account has 2FA on (world.ts), the
+  // others none. The second step of a sign-in is public and bound to the challenge's workspace.
+  ['GET /auth/two-factor',                                                       401, 200, 200, 200, 200, 200, 401],
+  ['POST /auth/two-factor',                                                      401, 200, 409, 200, 200, 200, 401],
+  ['POST /auth/two-factor/confirm',                                              401, 200, 409, 409, 409, 409, 401],
+  ['POST /auth/two-factor/disable',                                              401, 200, 422, 409, 409, 409, 401],
+  ['POST /auth/two-factor/verify',                                               200, 200, 200, 200, 200, 401, 200],
+  // Sign-in settings: administrators only
+  ['GET /auth/settings',                                                         401, 403, 403, 403, 200, 200, 401],
+  ['PUT /auth/settings',                                                         401, 403, 403, 403, 200, 200, 401],
+  // Single sign-on (§8): public; these suites run without a configured provider, so start and callback are 404
+  ['GET /auth/providers',                                                        200, 200, 200, 200, 200, 200, 200],
+  ['GET /auth/oidc/start',                                                       404, 404, 404, 404, 404, 404, 404],
+  ['GET /auth/oidc/callback',                                                    404, 404, 404, 404, 404, 404, 404],
   // Projects (§5: admin all; user the projects they are an unarchived member of; update: admin, project admin)
   ['GET /projects',                                                              401, 200, 200, 200, 200, 200, 401],
   ['POST /projects',                                                             401, 403, 403, 403, 200, 200, 401],

@@ -1,6 +1,6 @@
 import { make } from '../support/factories/index.js';
 import { as, ok, type Harness } from '../support/harness.js';
-import { hashPassword, hashToken } from '../support/src.js';
+import { currentCode, hashPassword, hashToken } from '../support/src.js';
 import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
@@ -295,6 +295,32 @@ export const OPERATIONS: Record<string, Build> = {
   'PUT /requests/{requestId}/timesheets/unlock': resolve('timesheetUnlock'),
   'PUT /requests/{requestId}/timesheets/approvals': resolve('timesheetApproval', { status: 'REJECTED' }),
   'POST /auth/one-time': async (h, w) => ({ body: { token: await oneTimeToken(h, w.ws) } }),
+
+  /* Two-factor codes and sign-in settings: the user's account starts without 2FA, and nobody has a pending enrolment */
+  'GET /auth/two-factor': async () => ({}),
+  'POST /auth/two-factor': async (h, w) => {
+    await make.noTwoFactor(h, w.user);
+    return {};
+  },
+  'POST /auth/two-factor/confirm': async (h, w) => {
+    await make.noTwoFactor(h, w.user);
+    const { secret } = await ok(as(h, w.ws, w.user).post('/api/auth/two-factor'));
+    return { body: { code: currentCode(secret) } };
+  },
+  'POST /auth/two-factor/disable': async (h, w) => {
+    await make.noTwoFactor(h, w.user);
+    return { body: { recoveryCode: (await make.twoFactor(h, w.ws, w.user)).recoveryCodes[0] } };
+  },
+  'POST /auth/two-factor/verify': async (h, w) => {
+    await make.noTwoFactor(h, w.user);
+    const { recoveryCodes } = await make.twoFactor(h, w.ws, w.user);
+    return { body: { challenge: await make.signInChallenge(h, w.ws, w.user), recoveryCode: recoveryCodes[0] } };
+  },
+  'GET /auth/settings': async () => ({}),
+  'PUT /auth/settings': async () => ({ body: { twoFactorRequired: false } }),
+  'GET /auth/providers': async () => ({}),
+  'GET /auth/oidc/start': async () => ({}),
+  'GET /auth/oidc/callback': async () => ({ query: { state: `state-${next()}`, code: 'code' } }),
 
   /* Timesheets */
   'PUT /timesheets/auto-lock': async () => ({ body: { reason: 'security suite' } }),

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { dumpAll, type Dump } from './world.js';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { deliverPending, EXPIRED_BODY, hashToken, listMessages, unseal } from '../support/src.js';
+import { currentCode, deliverPending, EXPIRED_BODY, hashToken, listMessages, unseal } from '../support/src.js';
 
 /**
  * Secrets at rest: every API key, session token and one-time sign-in token the
@@ -201,6 +201,47 @@ describeEachStore(
       const expired = await redeem(h, ws, token);
       expect(expired.status).toBe(401);
       expect(expired.body.code).toBe('unauthorized');
+    });
+
+    it('no TOTP secret, recovery code or sign-in challenge is in any table or in the logs: secrets sealed, codes as keyed digests (docs/rules.md §8)', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const api = as(h, ws, user);
+      const enrolment = await ok(api.post('/api/auth/two-factor'));
+      const { recoveryCodes } = await ok(api.post('/api/auth/two-factor/confirm', { code: currentCode(enrolment.secret) }));
+      // A link sign-in answers a challenge; a recovery code finishes it.
+      const { challenge } = await ok(h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token: await make.signInLink(h, ws, user) } }));
+      await ok(h.call('POST', '/api/auth/two-factor/verify', { host: ws.host, body: { challenge, recoveryCode: recoveryCodes[0] } }));
+      // A second person enrols and leaves it pending: that secret is sealed too.
+      const pending = await ok(as(h, ws).post('/api/auth/two-factor'));
+      const secrets: Secret[] = [
+        { kind: 'TOTP secret', value: enrolment.secret },
+        { kind: 'pending TOTP secret', value: pending.secret },
+        { kind: 'sign-in challenge', value: challenge },
+        ...recoveryCodes.flatMap((code: string) => [
+          { kind: 'recovery code', value: code },
+          { kind: 'recovery code as typed', value: code.replace('-', '') },
+        ]),
+      ];
+      const dump = await dumpAll(h);
+      expect(Object.keys(dump)).toEqual(expect.arrayContaining(['two_factor_secrets', 'recovery_codes', 'sign_in_challenges']));
+      expect(dump.recovery_codes.length).toBeGreaterThanOrEqual(10);
+      const found: string[] = [];
+      for (const { kind, value } of secrets) {
+        for (const [table, rows] of Object.entries(dump)) {
+          for (const row of rows) {
+            for (const [column, stored] of Object.entries(row)) {
+              const text = typeof stored === 'string' ? stored : JSON.stringify(stored ?? null);
+              if (text.toLowerCase().includes(value.toLowerCase())) found.push(`${kind} in ${table}.${column}`);
+            }
+          }
+        }
+        for (const line of h.logs) if (line.includes(value)) found.push(`${kind} in the log: ${line}`);
+      }
+      expect(found).toEqual([]);
+      // What is stored instead: AES-256-GCM sealed secrets and digests.
+      for (const row of dump.two_factor_secrets) expect(row.secret).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      expect(dump.sign_in_challenges.map((row) => row.token_hash)).toContain(hashToken(challenge));
     });
 
     it('the Authorization header and cookies are redacted wherever a headers object is logged', async () => {

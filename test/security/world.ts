@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ACTIVITY_DAY, make, REQUEST_KINDS, type RequestKind } from '../support/factories/index.js';
 import { as, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { hashToken, listMessages } from '../support/src.js';
+import { hashToken, insertOidcState, listMessages } from '../support/src.js';
 
 /**
  * A workspace seeded with one record of every kind, made with the factories of test/support (the
@@ -11,7 +11,7 @@ import { hashToken, listMessages } from '../support/src.js';
  * - `user`: a plain User, member (role User) of the project, and the owner of the records that have
  *   an owner (activity, report, cost rate, requests, API key, preferences, timesheet lock);
  * - `projectAdmin`: a workspace User who is a member of the project with role Administrator;
- * - `outsider`: a workspace User who is in no project and owns nothing.
+ * - `outsider`: a workspace User who is in no project and owns nothing (but has two-factor authentication on).
  */
 export interface World {
   ws: TestWorkspace;
@@ -171,6 +171,20 @@ export async function seedWorld(h: Harness): Promise<World> {
   const invited = await ok(asAdmin.post('/api/users', { email: `invited-${ws.domain}@example.com`, name: 'Invited' }));
   await ok(asAdmin.post('/api/timesheets/reminder', { reason: 'seeded' }));
   const session = await ok(h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token: await oneTimeToken(h, ws) } }));
+  // Sign-in: the outsider's account has 2FA on and a sign-in waiting for its code; the workspace invites a domain.
+  await make.twoFactor(h, ws, people.outsider);
+  await make.signInChallenge(h, ws, people.outsider);
+  await ok(asAdmin.put('/api/auth/settings', { invitationDomains: ['example.com'] }));
+  // A single sign-on begun at the workspace (as GET /auth/oidc/start stores one; these suites configure no provider).
+  const now = new Date().toISOString();
+  await insertOidcState(h.app.db, {
+    stateHash: `seeded-${ws.domain}`,
+    organizationId: ws.organizationId,
+    sealedVerifier: 'sealed',
+    nonce: 'nonce',
+    expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    now,
+  });
 
   return {
     ...people,

@@ -8,6 +8,7 @@ import { testStores, type TestStore } from './stores.js';
 export { ok } from './ok.js';
 
 export const BASE_DOMAIN = 'timetrack.test';
+export const TEST_SECRET_KEY = 'test-secret-key-of-at-least-32-characters';
 
 export interface TestWorkspace {
   domain: string;
@@ -77,6 +78,8 @@ export function describeEachStore(
           logLevel: 'info',
           // Suites send many requests from one address and token; test/security/rate-limits.test.ts proves the limits.
           rateLimit: { perAddressPerMinute: 1_000_000, perTokenPerMinute: 1_000_000 },
+          // The server secret that seals secrets at rest (a test must not write a key file into the tree).
+          secretKey: TEST_SECRET_KEY,
           ...overrides,
         };
         const logStream = new Writable({

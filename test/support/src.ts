@@ -32,8 +32,11 @@ export type { Role } from '../../src/domain/actor.js';
 export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
-export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession } from '../../src/areas/access/index.js';
+export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession, secondFactorChallenge } from '../../src/areas/access/index.js';
 export { hashPassword } from '../../src/areas/access/password-hashing.js';
+export { insertOneTimeToken } from '../../src/areas/access/repository.js';
+export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
+export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
@@ -47,4 +50,4 @@ export { deliverWebhooks, enqueueWebhookDeliveries, pruneDeliveries, RETRY_WINDO
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';
 export { unseal } from '../../src/lib/sealed.js';
-export { API_KEY_PREFIX, hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
+export { API_KEY_PREFIX, hashToken, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';

@@ -7,6 +7,8 @@ import { linkPages } from './pages.js';
 import { passwordRoutes } from './password-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { oidcRoutes } from './oidc-routes.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 
 /** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -15,6 +17,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(linkRoutes);
   await app.register(passwordRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(oidcRoutes);
 };
 
 export const accessArea: Area = { name: 'access', routes, pages: linkPages, schemas: [ApiKey, Session] };
@@ -27,3 +31,4 @@ export type { FailureKeys, SignInFailures } from './passwords.js';
 export { API_KEYS_PER_USER } from './rules.js';
 export { createApiKey, mintApiKey, type KeyHolder } from './service.js';
 export { issueSupportSignIn } from './support-sign-in.js';
+export { CHALLENGE_TOKEN_PREFIX, secondFactorChallenge } from './two-factor-service.js';

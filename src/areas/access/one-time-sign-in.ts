@@ -5,7 +5,7 @@ import { unauthorized } from '../../domain/errors.js';
 import { nowIso } from '../../lib/time.js';
 import { isTokenOf, ONE_TIME_TOKEN_PREFIX } from '../../lib/tokens.js';
 import { expireMessageWith } from '../mail/index.js';
-import { completeSignIn, type SignedIn, type SignInContext } from './complete-sign-in.js';
+import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from './complete-sign-in.js';
 import { peekOneTimeToken, redeemOneTimeToken, type OneTimePurpose, type SignInMethod } from './repository.js';
 import { SUPPORT_SIGN_IN_TTL_HOURS } from './support-sign-in.js';
 
@@ -24,7 +24,8 @@ const METHOD: Record<OneTimePurpose, SignInMethod> = {
  * use, expired, unknown, malformed, another workspace's, or a user archived since). The token's
  * purpose decides the session: a support link acts as the resolving administrator for one hour
  * (docs/rules.md §5); a person's sign-in, invitation or password-reset link signs the person in
- * (docs/rules.md §7). The message that carried the token keeps no readable copy of it afterwards.
+ * (docs/rules.md §7), or answers a second-factor challenge first when the account has 2FA on (docs/rules.md §8).
+ * The message that carried the token keeps no readable copy of it afterwards.
  */
 export async function redeemOneTimeSignIn(
   db: Db,
@@ -32,7 +33,7 @@ export async function redeemOneTimeSignIn(
   workspace: Workspace,
   token: string,
   context: SignInContext,
-): Promise<SignedIn & { email: string; accountId: string; purpose: OneTimePurpose }> {
+): Promise<(SignedIn | SecondFactorRequired) & { email: string; accountId: string; purpose: OneTimePurpose }> {
   if (!isTokenOf(ONE_TIME_TOKEN_PREFIX, token)) throw rejected();
   return db.transaction().execute(async (trx) => {
     const user = await redeemOneTimeToken(trx, workspace.id, token, nowIso());

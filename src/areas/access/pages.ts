@@ -5,12 +5,14 @@ import { ApiError } from '../../domain/errors.js';
 import { answerNoSoonerThan } from '../../http/answer-floor.js';
 import { setSessionCookie } from '../../http/session-cookie.js';
 import { resolveWorkspace } from '../../http/tenancy.js';
+import { needsSecondFactor } from './complete-sign-in.js';
 import { requestLink } from './link-service.js';
 import { oneTimePurpose, redeemOneTimeSignIn } from './one-time-sign-in.js';
 import { changePassword, signInWithPassword } from './passwords.js';
 import type { OneTimePurpose } from './repository.js';
 import { contextOf } from './sign-in-context.js';
 import { assertPasswordLength, PASSWORD_MAX, PASSWORD_MIN } from './sign-in-rules.js';
+import { verifySecondFactor } from './two-factor-service.js';
 
 /*
  * The form-taking routes behind the pages mailed links open (docs/rules.md §7 Link pages). The web
@@ -53,6 +55,17 @@ const passwordForm = (): string =>
   '<label for="password">Password</label>' +
   `<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="${PASSWORD_MAX}">` +
   '<button type="submit">Sign in</button></form>';
+
+/** The second step of a sign-in of an account with two-factor codes on (docs/rules.md §8). */
+const codeForm = (challenge: string): string =>
+  '<form method="post" action="/auth/two-factor"><p>This account uses two-factor codes.</p>' +
+  `<input type="hidden" name="challenge" value="${escape(challenge)}">` +
+  '<label for="code">Code from your authenticator app</label>' +
+  '<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9]{6}" maxlength="6">' +
+  '<button type="submit">Verify</button></form>';
+
+const codePage = (reply: FastifyReply, workspace: Workspace, challenge: string, problem?: string) =>
+  page(reply, problem ? 401 : 200, `Sign in to ${workspace.domain}`, (problem ? `<p role="alert">${escape(problem)}</p>` : '') + codeForm(challenge));
 
 const newPasswordField = (): string =>
   '<label for="new-password">New password</label>' +
@@ -127,6 +140,9 @@ export const linkPages: FastifyPluginAsync = async (app) => {
       if (error instanceof ApiError && error.code === 'unauthorized') return deadLinkPage(reply, workspace, 401);
       throw error;
     }
+    // A reset of an account with two-factor codes on keeps its old password until a code is given
+    // and the person sets it again from the signed-in app (docs/rules.md §8).
+    if (needsSecondFactor(session)) return codePage(reply, workspace, session.challenge);
     if (purpose === 'password-reset') {
       const actor = { organizationId: workspace.id, accountId: session.accountId, email: session.email, sessionId: session.sessionId } as Actor;
       await changePassword(app.db, app.signInFailures, actor, { newPassword }, contextOf(request));
@@ -153,6 +169,7 @@ export const linkPages: FastifyPluginAsync = async (app) => {
     try {
       const body = { email: field(request.body, 'email').slice(0, 254), password: field(request.body, 'password').slice(0, 1024) };
       const session = await signInWithPassword(app.db, app.config, app.signInFailures, workspace, body, contextOf(request));
+      if (needsSecondFactor(session)) return codePage(reply, workspace, session.challenge);
       setSessionCookie(reply, app.config, session);
       return signedInRedirect(reply);
     } catch (error) {
@@ -160,6 +177,22 @@ export const linkPages: FastifyPluginAsync = async (app) => {
       const status = error.status;
       if (error.headers['retry-after']) reply.header('retry-after', error.headers['retry-after']);
       return page(reply, status, `Sign in to ${workspace.domain}`, `<p role="alert">${escape(error.detail)}</p>` + passwordForm() + emailLinkForm());
+    }
+  });
+
+  app.post('/auth/two-factor', { schema: { hide: true } }, async (request, reply) => {
+    const workspace = await workspaceOf(app, request);
+    if (!fromOwnPage(app, request, workspace)) return page(reply, 403, 'Not from this workspace', '<p>This form must be sent from its own page.</p>');
+    const challenge = field(request.body, 'challenge').slice(0, 100);
+    const code = field(request.body, 'code').slice(0, 6);
+    try {
+      const session = await verifySecondFactor(app.db, app.config, workspace, { challenge, code }, contextOf(request));
+      setSessionCookie(reply, app.config, session);
+      return signedInRedirect(reply);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !['unauthorized', 'rate-limited', 'validation'].includes(error.code)) throw error;
+      if (error.headers['retry-after']) reply.header('retry-after', error.headers['retry-after']);
+      return codePage(reply, workspace, challenge, error.detail);
     }
   });
 };

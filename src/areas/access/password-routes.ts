@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../http/schemas.js';
 import { setSessionCookie } from '../../http/session-cookie.js';
+import { needsSecondFactor } from './complete-sign-in.js';
 import { changePassword, signInWithPassword } from './passwords.js';
 import { PasswordChange, PasswordSession, PasswordSignInBody } from './schemas.js';
 import { contextOf } from './sign-in-context.js';
@@ -22,7 +23,8 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(unknown email, no password set, wrong password, archived user) is the same 401 in the same time. Failed ' +
           'sign-ins are counted per email and per client address: at 10 for an email or 50 for an address within ' +
           '15 minutes (the operator can change both and the window), sign-ins there are 429 with Retry-After until ' +
-          'the window ends, whatever the password (docs/rules.md §7 Lockout).',
+          'the window ends, whatever the password (docs/rules.md §7 Lockout). When the account has two-factor codes on, the ' +
+          'answer holds `twoFactorRequired` and a `challenge` instead of a token, and no cookie is set (docs/rules.md §8).',
         body: PasswordSignInBody,
         response: PasswordSession,
         errors: { 401: 'The email or the password is wrong' },
@@ -31,8 +33,13 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const session = await signInWithPassword(app.db, app.config, app.signInFailures, request.workspace, request.body, contextOf(request));
+      const answer = { domain: request.workspace.domain, email: session.email, expiresAt: session.expiresAt };
+      if (needsSecondFactor(session)) {
+        reply.header('cache-control', 'no-store');
+        return { ...answer, twoFactorRequired: true, challenge: session.challenge };
+      }
       setSessionCookie(reply, app.config, session);
-      return { domain: request.workspace.domain, email: session.email, token: session.token, expiresAt: session.expiresAt };
+      return { ...answer, token: session.token };
     },
   );
 

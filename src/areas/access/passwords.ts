@@ -5,7 +5,7 @@ import { ApiError, forbidden, invalid, unauthorized } from '../../domain/errors.
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { nowIso } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
-import { completeSignIn, type SignedIn, type SignInContext } from './complete-sign-in.js';
+import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from './complete-sign-in.js';
 import { hashPassword, passwordMatches } from './password-hashing.js';
 import { accountPasswordHash, findActiveUserByEmail, setAccountPassword } from './repository.js';
 import { assertPasswordLength, isFreshLinkSession } from './sign-in-rules.js';
@@ -53,7 +53,7 @@ export async function signInWithPassword(
   workspace: Workspace,
   body: { email: string; password: string },
   context: SignInContext,
-): Promise<SignedIn & { email: string }> {
+): Promise<(SignedIn | SecondFactorRequired) & { email: string }> {
   const email = normalizeEmail(body.email);
   const keys = keysOf(email, context);
   await assertNotLocked(failures, keys);

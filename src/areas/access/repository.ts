@@ -16,6 +16,8 @@ export interface TokenHolder {
   tokenKind: TokenKind;
   /** A session's end (ISO instant): whoever keeps the holder must not keep it longer. API keys do not expire. */
   expiresAt?: string;
+  /** A person's session in a workspace that requires 2FA, of an account without it: they may only enrol. */
+  mustEnrolTwoFactor?: boolean;
 }
 
 interface TokenHolderRow {
@@ -88,14 +90,28 @@ export async function findUserBySession(
     .where('users.organization_id', '=', organizationId);
   query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
   const row = await query.executeTakeFirst();
-  return (
-    row && {
-      ...holderOf(row, session.user_id !== null ? 'support' : 'session'),
-      expiresAt: session.expires_at,
-      sessionId: session.id,
-      lastUsedAt: session.last_used_at ?? session.created_at,
-    }
-  );
+  if (!row) return undefined;
+  const holder = { expiresAt: session.expires_at, sessionId: session.id, lastUsedAt: session.last_used_at ?? session.created_at };
+  if (session.user_id !== null) return { ...holderOf(row, 'support'), ...holder };
+  const mustEnrolTwoFactor = await lacksRequiredTwoFactor(db, organizationId, session.account_id);
+  return { ...holderOf(row, 'session'), ...holder, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
+}
+
+/** Whether the workspace requires 2FA (docs/rules.md §8 Two-factor codes) and the account has none confirmed. */
+async function lacksRequiredTwoFactor(db: Db, organizationId: string, accountId: string): Promise<boolean> {
+  const settings = await db
+    .selectFrom('sign_in_settings')
+    .select('two_factor_required')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!settings || !fromDbBool(settings.two_factor_required)) return false;
+  const enrolled = await db
+    .selectFrom('two_factor_secrets')
+    .select('account_id')
+    .where('account_id', '=', accountId)
+    .where('confirmed_at', 'is not', null)
+    .executeTakeFirst();
+  return enrolled === undefined;
 }
 
 export async function touchApiKey(db: Db, apiKeyId: string, at: string): Promise<void> {
@@ -181,7 +197,7 @@ export async function deleteApiKey(db: Db, userId: string, apiKeyId: string): Pr
 }
 
 /** How a session began (sessions.method): shown in the list of sessions, and asked by rules that trust a fresh link. */
-export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password';
+export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password' | 'oidc';
 
 export async function insertSession(
   db: Db,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { operation } from '../../http/schemas.js';
 import { setSessionCookie } from '../../http/session-cookie.js';
+import { needsSecondFactor } from './complete-sign-in.js';
 import { redeemOneTimeSignIn } from './one-time-sign-in.js';
 import { OneTimeBody, OneTimeSession } from './schemas.js';
 import { contextOf } from './sign-in-context.js';
@@ -27,7 +28,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '§7 Sessions); after a sign-in, invitation or reset link the person may set a password without the current ' +
           'one for 10 minutes (PUT /auth/password). A support link starts a one-hour session acting as the resolving ' +
           'administrator (docs/rules.md §5). The answer holds the session token and when it ends, and sets it as the ' +
-          'cookie `timetrack_access_token` (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, Path=/).',
+          'cookie `timetrack_access_token` (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, Path=/). ' +
+          'A person whose account has two-factor authentication on gets no session yet: the answer has no `token` but ' +
+          '`twoFactorRequired: true` and a `challenge` (valid 5 minutes, until `expiresAt`) to send with a code to ' +
+          'POST /auth/two-factor/verify (docs/rules.md §8).',
         body: OneTimeBody,
         response: OneTimeSession,
         errors: { 401: 'The token is unknown, used, expired or of another workspace' },
@@ -37,8 +41,13 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const session = await redeemOneTimeSignIn(app.db, app.config, request.workspace, request.body.token, contextOf(request));
       request.log.info({ organizationId: request.workspace.id, purpose: session.purpose }, 'one-time sign-in redeemed');
+      const answer = { domain: request.workspace.domain, email: session.email, expiresAt: session.expiresAt, purpose: session.purpose };
+      if (needsSecondFactor(session)) {
+        reply.header('cache-control', 'no-store');
+        return { ...answer, twoFactorRequired: true, challenge: session.challenge };
+      }
       setSessionCookie(reply, app.config, session);
-      return { domain: request.workspace.domain, email: session.email, token: session.token, expiresAt: session.expiresAt, purpose: session.purpose };
+      return { ...answer, token: session.token };
     },
   );
 };

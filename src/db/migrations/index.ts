@@ -8,6 +8,7 @@ import * as activityListing from './0005_activity_listing.js';
 import * as retiredDomains from './0006_retired_domains.js';
 import * as outboxExpiry from './0007_outbox_expiry.js';
 import * as signIn from './0008_sign_in.js';
+import * as twoFactorAndSingleSignOn from './0009_two_factor_and_single_sign_on.js';
 import * as changeFeed from './0010_change_feed.js';
 import * as webhooks from './0011_webhooks.js';
 
@@ -29,6 +30,7 @@ export const migrations: Record<string, MigrationModule> = {
   '0006_retired_domains': retiredDomains,
   '0007_outbox_expiry': outboxExpiry,
   '0008_sign_in': signIn,
+  '0009_two_factor_and_single_sign_on': twoFactorAndSingleSignOn,
   '0010_change_feed': changeFeed,
   '0011_webhooks': webhooks,
 };

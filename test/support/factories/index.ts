@@ -2,6 +2,7 @@ import { billingTransaction, subscription } from './billing.js';
 import { session, user, workspace } from './people.js';
 import { activity, costRate, lock, member, project, report, revenueRate, timer } from './records.js';
 import { request } from './requests.js';
+import { noTwoFactor, signInChallenge, signInLink, twoFactor } from './two-factor.js';
 
 /**
  * The factories of the suites: real records through the real code paths, with named states.
@@ -33,6 +34,10 @@ export const make = {
   request,
   subscription,
   billingTransaction,
+  twoFactor,
+  noTwoFactor,
+  signInChallenge,
+  signInLink,
 };
 
 export { unique, type HasApp } from './people.js';
