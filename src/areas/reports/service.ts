@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './repository.js';
 import { newReportFields, updatedReportFields, type ReportBody } from './rules.js';
-import type { Report, ReportCreate, ReportUpdate } from './schemas.js';
+import type { Report, ReportCreate, ReportRunBody, ReportUpdate } from './schemas.js';
 import type { DetailQuery } from './detail-schemas.js';
 import { detailedReport, type DetailAnswer } from './detail-service.js';
 
@@ -66,6 +66,13 @@ export async function changeReport(db: Db, actor: Actor, reportId: string, body:
 export async function removeReport(db: Db, actor: Actor, reportId: string): Promise<void> {
   const report = await ownReport(db, actor, reportId);
   await deleteReport(db, report.id);
+}
+
+/** The detailed report of an ad-hoc definition, checked exactly as POST /reports checks it (name optional), never saved. */
+export async function adHocDetailedReport(db: Db, actor: Actor, body: ReportRunBody, query: DetailQuery): Promise<DetailAnswer> {
+  const { name, definition } = newReportFields({ ...body, name: body.name ?? 'Report' });
+  await assertReferences(db, actor.organizationId, body);
+  return detailedReport(db, actor, definition, body.name === undefined ? undefined : name, query);
 }
 
 /** The detailed report of one of the actor's saved reports (docs/rules.md §6 Reports, "Detailed report"). */
