@@ -4,7 +4,7 @@ import { as, describeEachStore } from '../support/harness.js';
 import { report, world } from './entries-world.js';
 
 /*
- * The detailed report (docs/rules.md §6 Reports, "Detailed report"): every entry of a report with its
+ * The detailed report (docs/rules.md §6 Detailed report): every entry of a report with its
  * user, project, rounded and raw duration, and the money the caller may read, in pages.
  */
 

@@ -6,7 +6,7 @@ import { as, describeEachStore, ok, type Harness, type TestUser } from '../suppo
 import { report, world, type World } from './entries-world.js';
 
 /*
- * Report exports (docs/rules.md §6 Reports, "Exports"): CSV, XLSX and PDF of the summary and of the
+ * Report exports (docs/rules.md §6 Report exports): CSV, XLSX and PDF of the summary and of the
  * detailed report, read back as a client reads them.
  */
 

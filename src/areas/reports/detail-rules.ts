@@ -6,7 +6,7 @@ import type { ReportEntry } from './engine/selection.js';
 import type { Cell, ExportColumn } from './exports/table.js';
 
 /*
- * The detailed report's rules (docs/rules.md §6 Reports, "Detailed report"): what an entry shows,
+ * The detailed report's rules (docs/rules.md §6 Detailed report): what an entry shows,
  * its money, and its row in an export. Amounts are rounded per entry, to the currency's minor unit
  * (half away from zero), and the totals of an export are the sums of its rows.
  */

@@ -23,7 +23,7 @@ export type DetailAnswer =
 export const DETAIL_PIECE = 2_000;
 
 /**
- * The detailed report of a definition (docs/rules.md §6 Reports, "Detailed report"): the entries the
+ * The detailed report of a definition (docs/rules.md §6 Detailed report): the entries the
  * summary counts, for this caller, as a JSON page or as a CSV or XLSX file of every entry.
  */
 export async function detailedReport(db: Db, actor: Actor, definition: RunDefinition, name: string | undefined, query: DetailQuery): Promise<DetailAnswer> {

@@ -75,7 +75,7 @@ export async function adHocDetailedReport(db: Db, actor: Actor, body: ReportRunB
   return detailedReport(db, actor, definition, body.name === undefined ? undefined : name, query);
 }
 
-/** The detailed report of one of the actor's saved reports (docs/rules.md §6 Reports, "Detailed report"). */
+/** The detailed report of one of the actor's saved reports (docs/rules.md §6 Detailed report). */
 export async function savedDetailedReport(db: Db, actor: Actor, reportId: string, query: DetailQuery): Promise<DetailAnswer> {
   const { id: _id, userId: _userId, name, pinned: _pinned, ...definition } = await ownReport(db, actor, reportId);
   return detailedReport(db, actor, definition, name, query);
