@@ -150,4 +150,26 @@ describeEachStore('Report time: rounding, periods, DST and empty rows', (h) => {
     expect(over.body.detail).toContain('more than 1000 buckets of day');
     expect((await runReport(h, ws, { start, end: plus(1001), hideEmptyRows: true, dimensions: ['day'], metrics: ['time'] })).status).toBe(200);
   });
+
+  it('a period over the whole calendar counts entries from 0001-01-02 on; grouped by day, week or month it may cover 100 years at most', async () => {
+    const ws = await h.workspace();
+    const ada = await namedUser(h, ws, 'Ada');
+    await entry(h, ws, { owner: ada, startedAt: '0000-06-01T00:00:00Z', seconds: 60 });
+    await entry(h, ws, { owner: ada, startedAt: '0001-01-02T00:00:00Z', seconds: 120 });
+    await entry(h, ws, { owner: ada, startedAt: '9999-12-29T23:00:00Z', seconds: 180 });
+    const all = { start: '0000-01-01T00:00:00Z', end: '9999-12-31T23:59:59Z', metrics: ['time'] };
+    const body = await report(h, ws, { ...all, dimensions: ['user'] }, { query: { timeZone: 'Pacific/Kiritimati' } });
+    expect([body.start, body.end]).toEqual(['0001-01-02T00:00:00.000Z', '9999-12-30T00:00:00.000Z']);
+    expect(body.totals).toEqual({ entries: 2, time: 300 });
+    const long = await runReport(h, ws, { ...all, dimensions: ['user', 'month'] });
+    expect(long.status).toBe(422);
+    expect(long.body.detail).toContain('at most 100 years');
+    // In year 1 these zones keep their local mean time: Kiritimati 10:29:20 behind UTC, Pago Pago 12:37:12 ahead.
+    for (const [timeZone, day] of [['Pacific/Kiritimati', '0001-01-01'], ['Pacific/Pago_Pago', '0001-01-02']]) {
+      const early = await report(h, ws, { start: '0001-01-01T00:00:00Z', end: '0002-01-01T00:00:00Z', dimensions: ['month', 'week', 'day'], metrics: ['time'] }, { query: { timeZone } });
+      expect(early.rows[0].key).toBe('0001-01');
+      expect(early.rows[0].rows[0].key).toBe('0001-W01');
+      expect(early.rows[0].rows[0].rows[0].key).toBe(day);
+    }
+  });
 });

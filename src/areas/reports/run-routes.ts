@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { operation } from '../../http/schemas.js';
-import { MAX_FILLED_BUCKETS } from './engine/buckets.js';
+import { MAX_FILLED_BUCKETS, MAX_TIME_SPAN_YEARS } from './engine/buckets.js';
 import { MAX_ROWS } from './engine/tree.js';
 import { EXPORT_TYPES } from './exports/answer.js';
 import { summaryAnswer } from './run-formats.js';
@@ -61,7 +61,8 @@ const RUN_ERRORS = {
   403: 'A metric the caller may read none of: revenue (neither an Administrator nor a project admin), cost or profit (not an Administrator); the detail names it',
   422:
     `Also: a \`timeZone\` that names no IANA zone; hideEmptyRows ` +
-    `false with more than ${MAX_FILLED_BUCKETS} days, weeks or months, or more than ${MAX_ROWS} rows to fill`,
+    `false with more than ${MAX_FILLED_BUCKETS} days, weeks or months, or more than ${MAX_ROWS} rows to fill; a day, week or month ` +
+    `dimension over a period of more than ${MAX_TIME_SPAN_YEARS} years`,
 };
 
 export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {

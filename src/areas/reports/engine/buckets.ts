@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { invalid } from '../../../domain/errors.js';
+import { ApiError, invalid } from '../../../domain/errors.js';
 
 /** The time dimensions: an entry's day, ISO week and month on the calendar of the report's time zone. */
 export type TimeDimension = 'day' | 'week' | 'month';
@@ -9,6 +9,18 @@ export const isTimeDimension = (dimension: string): dimension is TimeDimension =
 
 /** More buckets than this of one time dimension, when empty buckets are filled, is 422. */
 export const MAX_FILLED_BUCKETS = 1_000;
+
+/** The longest period a report grouped by day, week or month may cover, in years (422 beyond). */
+export const MAX_TIME_SPAN_YEARS = 100;
+
+export function assertTimeSpan(period: { start: string; end: string }): void {
+  if (Date.parse(period.end) - Date.parse(period.start) > MAX_TIME_SPAN_YEARS * 366 * DAY_MS) {
+    throw new ApiError(
+      'validation',
+      `A report grouped by day, week or month covers at most ${MAX_TIME_SPAN_YEARS} years: narrow the period or group by project, user or member only.`,
+    );
+  }
+}
 
 /** From `from` (epoch ms; -Infinity for the first) on, the zone is `offsetSeconds` ahead of UTC. */
 export interface OffsetSegment {
@@ -50,8 +62,7 @@ export function offsetSegments(zone: string, startMs: number, endMs: number): Of
 
 /** An ISO week's key from its Monday (`2026-06-29` → `2026-W27`). */
 export function weekKeyOfMonday(monday: string): string {
-  const at = DateTime.fromISO(monday, { zone: 'UTC' });
-  return `${at.weekYear}-W${String(at.weekNumber).padStart(2, '0')}`;
+  return weekKey(DateTime.fromISO(monday, { zone: 'UTC' }));
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -81,8 +92,10 @@ export function bucketLabel(dimension: TimeDimension, key: string): string {
 export function bucketKeyOf(dimension: TimeDimension, at: DateTime): string {
   if (dimension === 'day') return at.toISODate()!;
   if (dimension === 'month') return at.toFormat('yyyy-MM');
-  return `${at.weekYear}-W${String(at.weekNumber).padStart(2, '0')}`;
+  return weekKey(at);
 }
+
+const weekKey = (at: DateTime): string => `${String(at.weekYear).padStart(4, '0')}-W${String(at.weekNumber).padStart(2, '0')}`;
 
 /**
  * Every bucket from the one holding `start` to the one holding the last instant before `end`, in

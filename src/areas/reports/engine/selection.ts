@@ -80,14 +80,15 @@ const inList = (column: string, ids: readonly string[]) => (ids.length === 0 ? s
  * range of the activities_organization_started index), visible to the caller, and the filters that
  * look at the entry itself (billable, users, projects, name).
  */
-function entryConditions(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknown> {
+function entryConditions(dialect: Dialect, spec: SelectionSpec, slice?: RawBuilder<unknown>): RawBuilder<unknown> {
   const { filters, organizationId } = spec;
   const conditions: Array<RawBuilder<unknown> | null> = [
-    sql`a.organization_id = ${organizationId}`,
+    ...(slice === undefined
+      ? [sql`a.organization_id = ${organizationId}`, scopeCondition(spec.entries, organizationId, 'a.user_id', 'a.project_id')]
+      : [slice]),
     sql`a.started_at >= ${spec.period.start}`,
     sql`a.started_at < ${spec.period.end}`,
     sql`a.ended_at is not null`,
-    scopeCondition(spec.entries, organizationId, 'a.user_id', 'a.project_id'),
   ];
   for (const billable of filters.billable) conditions.push(sql`a.billable = ${toDbBool(billable)}`);
   for (const ids of filters.userIds) conditions.push(inList('a.user_id', ids));
@@ -107,6 +108,27 @@ function entryConditions(dialect: Dialect, spec: SelectionSpec): RawBuilder<unkn
   }
   if (spec.selectedProjects !== null) conditions.push(inList('a.project_id', spec.selectedProjects));
   return and(conditions);
+}
+
+/**
+ * The activities a summary reads (alias `a`): for an Administrator, the workspace's range of
+ * activities_organization_started; for a User, one branch per scope that reaches them (their own: the
+ * range of activities_user_listing; the projects they administer: each project's range of
+ * activities_project_started), each leaving out the rows of the branches before it, so no entry
+ * counts twice and no branch reads the whole workspace's period.
+ */
+function summarySource(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknown> {
+  const { entries, organizationId } = spec;
+  if (entries.all) return sql`activities a where ${entryConditions(dialect, spec)}`;
+  const reach = (scope: (typeof entries.scopes)[number]) =>
+    scopeCondition({ all: false, userId: entries.userId, scopes: [scope] }, organizationId, 'a.user_id', 'a.project_id')!;
+  const branches = entries.scopes.map((scope, index) => {
+    const earlier = entries.scopes.slice(0, index).map((before) => sql`not ${reach(before)}`);
+    const slice = sql.join([reach(scope), ...earlier], sql` and `);
+    return sql`select a.user_id, a.project_id, a.billable, a.started_at, a.ended_at from activities a where ${entryConditions(dialect, spec, slice)}`;
+  });
+  if (branches.length === 0) return sql`activities a where 1 = 0`;
+  return sql`(${sql.join(branches, sql` union all `)}) a`;
 }
 
 /**
@@ -188,14 +210,6 @@ export async function rateChangesIn(db: Db, organizationId: string, period: Repo
   return rows.map((row) => row.at).sort();
 }
 
-/** The first and last startedAt of the activities of the workspace in the period (null: none). */
-export async function dataRange(db: Db, spec: SelectionSpec): Promise<{ first: string; last: string } | null> {
-  const { rows } = await sql<{ first: string | null; last: string | null }>`select min(a.started_at) as first, max(a.started_at) as last
-    from activities a where a.organization_id = ${spec.organizationId} and a.started_at >= ${spec.period.start} and a.started_at < ${spec.period.end}`.execute(db);
-  const [row] = rows;
-  return row?.first == null || row.last == null ? null : { first: row.first, last: row.last };
-}
-
 /** The rate columns of an entry or group, in force at the instant of `at` (the revenue rate of its membership, the cost rate of its user). */
 const RATE_JOINS = (at: string, user: string) =>
   `left join revenue_rates rr on rr.member_id = pm.id and rr.from_at <= ${at} and (rr.to_at is null or rr.to_at > ${at})` +
@@ -213,6 +227,7 @@ export interface SummaryGroup {
   /** Per time dimension asked for: day `2026-07-01`, week `2026-W27`, month `2026-07`. */
   buckets: Partial<Record<TimeDimension, string>>;
   entries: number;
+  billableEntries: number;
   /** Rounded seconds. */
   time: number;
   billableTime: number;
@@ -238,8 +253,7 @@ export interface SummaryQuery {
  * entry of one member has the same rates), rounding each entry before summing. The outer query joins
  * those few groups, not the entries, to users, projects, memberships and the rates in force.
  */
-export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
-  const dialect = dialectOf(db);
+export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: SummaryQuery): RawBuilder<GroupRow> {
   const rounded = roundedSecondsSql(secondsSql(dialect), spec.rounding);
   const keys = query.timeDimensions.map((dimension) => `${bucketSql(dialect, dimension, query.zone)} as b_${dimension}`);
   const rateAt = query.withRates
@@ -248,22 +262,26 @@ export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQ
   if (rateAt !== null) keys.push(`${rateAt} as rate_at`);
   const grouped = ['a.user_id', 'a.project_id', ...keys];
   const inner = sql`select ${sql.raw(grouped.join(', '))}, count(*) as entries, sum(${sql.raw(rounded)}) as time,
-    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time
-    from activities a where ${entryConditions(dialect, spec)}
+    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time, sum(case when a.billable then 1 else 0 end) as billable_entries
+    from ${summarySource(dialect, spec)}
     group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
   const bucketColumns = query.timeDimensions.map((dimension) => `, g.b_${dimension}`).join('');
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'g.user_id', 'g.project_id');
   const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
   const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
-  const { rows } = await sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
-      g.entries, g.time, g.billable_time${rateColumns},
+  return sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
+      g.entries, g.time, g.billable_time, g.billable_entries${rateColumns},
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from (${inner}) g
     join users u on u.id = g.user_id
     left join projects p on p.id = g.project_id
     left join project_members pm on pm.project_id = g.project_id and pm.user_id = g.user_id
     ${rates}
-    where ${pairConditions(spec)}`.execute(db);
+    where ${pairConditions(spec)}`;
+}
+
+export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
+  const { rows } = await summaryStatement(dialectOf(db), spec, query).execute(db);
   return rows.map((row) => toGroup(row, query.timeDimensions));
 }
 
@@ -277,6 +295,7 @@ interface GroupRow {
   entries: number | string;
   time: number | string;
   billable_time: number | string;
+  billable_entries: number | string;
   revenue_rate_id?: string | null;
   revenue_currency?: string | null;
   revenue_value?: number | string | null;
@@ -302,6 +321,7 @@ function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
     memberId: row.member_id,
     buckets,
     entries: Number(row.entries),
+    billableEntries: Number(row.billable_entries),
     time: Number(row.time),
     billableTime: Number(row.billable_time),
     revenueRate: rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value),
@@ -381,7 +401,7 @@ export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { aft
   });
 }
 
-interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'b_day' | 'b_week' | 'b_month'> {
+interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'billable_entries' | 'b_day' | 'b_week' | 'b_month'> {
   id: string;
   name: string;
   billable: boolean | number;

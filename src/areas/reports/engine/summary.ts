@@ -1,8 +1,8 @@
 import type { Db } from '../../../db/database.js';
-import { bucketLabel, bucketsBetween, isTimeDimension, offsetSegments, type TimeDimension } from './buckets.js';
+import { assertTimeSpan, bucketLabel, bucketsBetween, isTimeDimension, offsetSegments, type TimeDimension } from './buckets.js';
 import { readDirectory, type Directory } from './directory.js';
 import type { ReportRun } from './run.js';
-import { dataRange, rateChangesIn, summaryGroups, type SelectionSpec, type SummaryGroup, type ZoneOffsets } from './selection.js';
+import { rateChangesIn, summaryGroups, type SelectionSpec, type SummaryGroup, type ZoneOffsets } from './selection.js';
 import { buildTree, type Dimension, type Metric, type SummaryRow, type SummaryTotals, type TreeContext } from './tree.js';
 
 /** The answer of a summary run (docs/rules.md §6 Reports, "Shape"). */
@@ -19,20 +19,9 @@ export interface SummaryResult {
   ignoredFilters: Array<Record<string, unknown>>;
 }
 
-/** Periods longer than this look up the zone's offsets over the instants that hold entries only. */
-const LONG_PERIOD_MS = 20 * 366 * 86_400_000;
-
-/** The zone's offsets over the period (or, for a long one, over the span its entries actually cover). */
-async function zoneOffsets(db: Db, spec: SelectionSpec, zone: string): Promise<ZoneOffsets> {
-  let start = Date.parse(spec.period.start);
-  let end = Date.parse(spec.period.end);
-  if (end - start > LONG_PERIOD_MS) {
-    const range = await dataRange(db, spec);
-    if (range === null) return { changes: [], offsets: [0] };
-    start = Date.parse(range.first);
-    end = Date.parse(range.last) + 1;
-  }
-  const segments = offsetSegments(zone, start, end);
+/** The zone's offsets over the period, with the instants they change at. */
+function zoneOffsets(spec: SelectionSpec, zone: string): ZoneOffsets {
+  const segments = offsetSegments(zone, Date.parse(spec.period.start), Date.parse(spec.period.end));
   return { changes: segments.slice(1).map((segment) => new Date(segment.from).toISOString()), offsets: segments.map((segment) => segment.offsetSeconds) };
 }
 
@@ -42,13 +31,14 @@ export async function runSummary(db: Db, run: ReportRun): Promise<SummaryResult>
   const metrics = definition.metrics as Metric[];
   const timeDimensions = dimensions.filter(isTimeDimension);
   const withRates = metrics.some((metric) => metric === 'revenue' || metric === 'cost' || metric === 'profit');
-  // Filled buckets are checked against their cap before anything is read.
+  // The bounds of time dimensions are checked before anything is read.
+  if (timeDimensions.length > 0) assertTimeSpan(spec.period);
   const buckets = new Map<TimeDimension, string[]>();
   if (!definition.hideEmptyRows) {
     for (const dimension of timeDimensions) buckets.set(dimension, bucketsBetween(dimension, spec.period.start, spec.period.end, run.timeZone));
   }
-  const [zone, rateChanges, directory] = await Promise.all([
-    timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(db, spec, run.timeZone),
+  const zone = timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(spec, run.timeZone);
+  const [rateChanges, directory] = await Promise.all([
     withRates ? rateChangesIn(db, spec.organizationId, spec.period) : [],
     readDirectory(db, spec.organizationId),
   ]);

@@ -84,11 +84,11 @@ function addGroup(node: Node, group: SummaryGroup, metrics: readonly Metric[]): 
   if (metrics.includes('revenue') || metrics.includes('profit')) {
     if (!group.revenueReadable) node.sums.withheld += group.billableTime;
     else if (group.revenueRate === null) node.sums.unpriced += group.billableTime;
-    else if (group.billableTime > 0) node.revenue.addTime(group.revenueRate.currency, group.billableTime, group.revenueRate.value);
+    else if (group.billableEntries > 0) node.revenue.addTime(group.revenueRate.currency, group.billableTime, group.revenueRate.value);
   }
   if (metrics.includes('cost') || metrics.includes('profit')) {
     if (group.costRate === null) node.sums.uncosted += group.time;
-    else if (group.time > 0) node.cost.addTime(group.costRate.currency, group.time, group.costRate.value);
+    else node.cost.addTime(group.costRate.currency, group.time, group.costRate.value);
   }
 }
 
