@@ -363,6 +363,123 @@ async function webhookCase(server, ceiling, fixture, postCase) {
   }
 }
 
+/** One exchange whose answer is counted as it arrives (bytes and lines), never held whole: a long export. */
+function fetchCounted(port, { method = 'GET', path: urlPath, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
+      let bytes = 0;
+      let lines = 0;
+      let head = '';
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+        if (head.length < 300) head += chunk.toString('utf8');
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, bytes, lines, head }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** A report's body: the period, project × user, time, billable time, revenue and cost. */
+const reportBody = (period) =>
+  JSON.stringify({ period: 'custom', ...period, dimensions: ['project', 'user'], metrics: ['time', 'billableTime', 'revenue', 'cost'], hideEmptyRows: true });
+
+/** Median milliseconds of `runs` sequential calls after one warm-up. */
+async function timedRuns(runs, call) {
+  await call();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/**
+ * The bare aggregate a report is compared with, in this process on the same database: entries and
+ * seconds per project and user over the same index range (activities_organization_started), no HTTP.
+ */
+async function bareAggregate(store, organizationId, period) {
+  const { sql } = await import('kysely');
+  const seconds =
+    store.dialect === 'postgres'
+      ? sql`extract(epoch from ended_at::timestamptz - started_at::timestamptz)`
+      : sql`(julianday(ended_at) - julianday(started_at)) * 86400`;
+  return sql`select project_id, user_id, count(*) as n, sum(${seconds}) as seconds, sum(case when billable then ${seconds} else 0 end) as billable
+    from activities where organization_id = ${organizationId} and started_at >= ${period.start} and started_at < ${period.end} and ended_at is not null
+    group by project_id, user_id`.execute(store.db);
+}
+
+/**
+ * The report cases in each workspace: a month's summary by project × user (time, billable time,
+ * revenue, cost), the same over a year, and the month's detailed CSV, each beside the bare aggregate
+ * of its period measured in the same run (the ratio is report ÷ aggregate), over HTTP as an admin.
+ */
+async function reportCases(server, url, fixtures) {
+  const { openStore } = await import('../dist/db/database.js');
+  const store = openStore(url);
+  const runs = QUICK ? 3 : 7;
+  const out = [];
+  try {
+    for (const fixture of fixtures) {
+      const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.admin.token}`, 'content-type': 'application/json' };
+      const call = (path, period) => async () => {
+        const res = await fetchCounted(server.port, { method: 'POST', path, headers, body: reportBody(period) });
+        if (res.status !== 200) throw new Error(`report case ${path}: ${res.status} ${res.head}`);
+        return res;
+      };
+      const row = { activities: fixture.activities };
+      for (const [name, path, period] of [
+        ['month', '/api/reports/run?timeZone=UTC', fixture.reportPeriods.month],
+        ['year', '/api/reports/run?timeZone=UTC', fixture.reportPeriods.year],
+        ['csv', '/api/reports/entries?format=csv&timeZone=UTC', fixture.reportPeriods.month],
+      ]) {
+        const ms = await timedRuns(runs, call(path, period));
+        const bareMs = await timedRuns(runs, () => bareAggregate(store, fixture.organizationId, period));
+        const rows = name === 'csv' ? (await call(path, period)()).lines - 2 : undefined;
+        row[name] = { ms, bareMs, ratio: ms / bareMs, rows };
+        log(`  reports ${fixture.activities}: ${name} ${fmt(ms, 1)} ms, bare aggregate ${fmt(bareMs, 1)} ms, × ${fmt(ms / bareMs, 2)}${rows === undefined ? '' : `, ${rows} rows`}`);
+      }
+      out.push(row);
+    }
+  } finally {
+    await store.close();
+  }
+  return out;
+}
+
+/** A detailed CSV of every entry of the large workspace (1,000,000 in the full run): rows/s and the server's peak RSS. */
+async function exportCase(server, fixture) {
+  const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.admin.token}`, 'content-type': 'application/json' };
+  const before = memoryOf(server.pid);
+  try {
+    fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+  } catch {
+    // VmHWM is then the process's lifetime peak.
+  }
+  let sampled = before.rss;
+  const timer = setInterval(() => {
+    sampled = Math.max(sampled, memoryOf(server.pid).rss);
+  }, 5);
+  const started = performance.now();
+  const res = await fetchCounted(server.port, {
+    method: 'POST',
+    path: '/api/reports/entries?format=csv&timeZone=UTC',
+    headers,
+    body: JSON.stringify({ period: 'custom', ...fixture.reportPeriods.all, dimensions: ['project'], metrics: ['time', 'revenue', 'cost'] }),
+  });
+  const ms = performance.now() - started;
+  clearInterval(timer);
+  if (res.status !== 200) throw new Error(`export case: ${res.status} ${res.head}`);
+  const rows = res.lines - 2;
+  return { rows, bytes: res.bytes, ms, rowsPerSecond: rows / (ms / 1000), baseline: before.rss, peak: Math.max(memoryOf(server.pid).peak, sampled) };
+}
+
 function quietness() {
   const [one, five] = os.loadavg();
   return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) on ${CORES} cores`;
@@ -420,6 +537,24 @@ function printTable(store, results, scaling, memory, meta) {
     lines.push(
       `Flood: 12 parallel unfiltered GET /activities of one user (${f.entries.toLocaleString('en')} activities; ${f.statuses[200]} × 200, ${f.statuses[429]} × 429, ${f.statuses.other} other):` +
         ` another workspace's GET /organization p90 ${fmt(f.floodP90, 1)} ms (idle p90 ${fmt(f.idleP90, 1)} ms, × ${fmt(f.floodP90 / f.idleP90, 1)}; goal ≤ 5×)`,
+    );
+  }
+  if (meta.reports) {
+    lines.push('');
+    lines.push('Reports (project × user; time, billable time, revenue, cost; as an admin over HTTP) beside the bare SQL aggregate of the same period and index range, in this process:');
+    for (const r of meta.reports) {
+      const part = (x, what) => `${what} ${fmt(x.ms, 1)} ms (aggregate ${fmt(x.bareMs, 1)} ms, × ${fmt(x.ratio, 2)}${x.rows === undefined ? '' : `, ${x.rows.toLocaleString('en')} rows`})`;
+      lines.push(`  ${pad(r.activities.toLocaleString('en'), 10, true)} activities: ${part(r.month, 'month')}; ${part(r.year, 'year')}; ${part(r.csv, 'month CSV')}`);
+    }
+    const first = meta.reports[0];
+    const last = meta.reports[meta.reports.length - 1];
+    lines.push(`  the month's report at ${last.activities.toLocaleString('en')} against ${first.activities.toLocaleString('en')}: × ${fmt(last.month.ms / first.month.ms, 2)} (goal ≤ 1.5×)`);
+  }
+  if (meta.exported) {
+    const e = meta.exported;
+    lines.push('');
+    lines.push(
+      `Export: detailed CSV of ${e.rows.toLocaleString('en')} entries (${(e.bytes / 1e6).toFixed(1)} MB) in ${fmt(e.ms)} ms: ${fmt(e.rowsPerSecond)} rows/s (goal ≥ 100,000), peak RSS ${fmt(e.peak)} MB (goal ≤ 250; idle before: ${fmt(e.baseline)} MB)`,
     );
   }
   if (memory) {
@@ -497,6 +632,8 @@ async function runStore(store) {
   let memory;
   let flood;
   let webhooks;
+  let reports;
+  let exported;
   try {
     for (const c of casesOf(main)) {
       if (ONLY && !ONLY.includes(c.id)) continue;
@@ -527,6 +664,16 @@ async function runStore(store) {
       flood = await floodCase(server, main, fixtures[0], PLAN.seconds * 3);
       log(`[${store}] flood: other workspace p90 ${fmt(flood.floodP90, 1)} ms (idle ${fmt(flood.idleP90, 1)} ms), ${JSON.stringify(flood.statuses)}`);
     }
+    if (!COMPARE && (!ONLY || ONLY.includes('reports'))) {
+      reports = await reportCases(server, url, fixtures);
+    }
+    if (!COMPARE && (!ONLY || ONLY.includes('export'))) {
+      // On a server of its own, so that its peak RSS is the export's.
+      await stopProcess(server);
+      server = await startServer();
+      exported = await exportCase(server, main);
+      log(`[${store}] export: ${exported.rows} rows in ${fmt(exported.ms)} ms, ${fmt(exported.rowsPerSecond)} rows/s, peak RSS ${fmt(exported.peak)} MB`);
+    }
     if (!COMPARE && (!ONLY || ONLY.includes('memory'))) {
       // On a server of its own (as after a restart), so what earlier cases left on the heap does not count.
       await stopProcess(server);
@@ -548,10 +695,12 @@ async function runStore(store) {
     loadAfter: quietness(),
     flood,
     webhooks,
+    reports,
+    exported,
   };
   if (COMPARE) printComparison(store, results, meta);
   else printTable(store, results, scaling, memory, meta);
-  return { store, meta, results, scaling, memory, flood, webhooks };
+  return { store, meta, results, scaling, memory, flood, webhooks, reports, exported };
 }
 
 /** DATABASE_URL of a SQLite file, at the --sqlite-synchronous level when one is given. */

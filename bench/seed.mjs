@@ -49,6 +49,19 @@ function random(seed) {
 
 const iso = (ms) => new Date(ms).toISOString();
 
+/** A rate in EUR from `now` on (before every seeded activity), shaped as the rates area writes it. */
+const rateRow = (organizationId, now, value) => ({
+  id: uuidv7(),
+  organization_id: organizationId,
+  currency: 'EUR',
+  from_at: now,
+  to_at: null,
+  tax_rate: 0,
+  value,
+  created_at: now,
+  updated_at: now,
+});
+
 /**
  * Seeds one workspace.
  * @param {import('kysely').Kysely<any>} db
@@ -95,10 +108,17 @@ export async function seedWorkspace(db, dialect, spec) {
       let first = true;
       for (const user of members) {
         const role = first ? 'Administrator' : 'User';
-        await insertMember(trx, { organizationId, projectId: project.id, userId: user.id, role, assignedBy: created.userId }, now);
+        const memberId = await insertMember(trx, { organizationId, projectId: project.id, userId: user.id, role, assignedBy: created.userId }, now);
         first = false;
         user.projects.push(project);
+        // Every membership bills at a rate of its own, open-ended over the whole history (the reports' revenue).
+        await trx.insertInto('revenue_rates').values({ ...rateRow(organizationId, now, 50 + (p % 7) * 10), project_id: project.id, member_id: memberId }).execute();
       }
+    }
+    // Every user costs a rate of their own (the reports' cost).
+    for (const [i, user] of users.entries()) {
+      const now = iso(spec.now - SPAN - DAY);
+      await trx.insertInto('cost_rates').values({ ...rateRow(organizationId, now, 30 + (i % 5) * 5), user_id: user.id }).execute();
     }
   });
 
@@ -174,7 +194,16 @@ export async function seedWorkspace(db, dialect, spec) {
     return out;
   };
   const writerProject = writer.projects[0];
+  // A calendar month and year (UTC) in the middle of the history: the report cases' periods.
+  const middle = new Date(spec.now - SPAN / 2);
+  const monthStart = Date.UTC(middle.getUTCFullYear(), middle.getUTCMonth(), 1);
+  const reportPeriods = {
+    month: { start: iso(monthStart), end: iso(Date.UTC(middle.getUTCFullYear(), middle.getUTCMonth() + 1, 1)) },
+    year: { start: iso(monthStart), end: iso(Date.UTC(middle.getUTCFullYear() + 1, middle.getUTCMonth(), 1)) },
+    all: { start: iso(start - DAY), end: iso(spec.now + DAY) },
+  };
   return {
+    reportPeriods,
     domain: spec.domain,
     organizationId,
     activities: spec.activities,

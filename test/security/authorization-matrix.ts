@@ -112,6 +112,7 @@ const TABLE: Row[] = [
   ['POST /reports/run',                                                          401, 200, 200, 200, 200, 200, 401],
   ['GET /reports/{reportId}/run',                                                401, 200, 404, 404, 404, 404, 401],
   // Detailed reports: likewise
+  ['POST /reports/entries',                                                      401, 200, 200, 200, 200, 200, 401],
   ['GET /reports/{reportId}/entries',                                            401, 200, 404, 404, 404, 404, 401],
   // Requests (§5: read admin all, user own; create any user (on a project they can see); resolve admin)
   ['GET /requests',                                                              401, 200, 200, 200, 200, 200, 401],

@@ -260,6 +260,9 @@ export const OPERATIONS: Record<string, Build> = {
   }),
   'GET /reports/{reportId}/run': async (_h, w) => ({ params: { reportId: w.reportId } }),
   'GET /reports/{reportId}/entries': async (_h, w) => ({ params: { reportId: w.reportId } }),
+  'POST /reports/entries': async () => ({
+    body: { period: 'custom', start: '2026-07-01T00:00:00Z', end: '2026-08-01T00:00:00Z', dimensions: ['project'], metrics: ['time'] },
+  }),
   'PUT /reports/{reportId}': async (_h, w) => ({ params: { reportId: w.reportId }, body: { name: `Report ${next()}`, pinned: true } }),
   'DELETE /reports/{reportId}': async (h, w) => ({
     params: {

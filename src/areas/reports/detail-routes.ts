@@ -6,8 +6,8 @@ import { operation } from '../../http/schemas.js';
 import { DETAIL_PIECE, type DetailAnswer } from './detail-service.js';
 import { DetailedReport, DetailQuery } from './detail-schemas.js';
 import { EXPORT_TYPES, sendExport } from './exports/answer.js';
-import { ReportParams } from './schemas.js';
-import { savedDetailedReport } from './service.js';
+import { ReportParams, ReportRunBody } from './schemas.js';
+import { adHocDetailedReport, savedDetailedReport } from './service.js';
 
 const TAG = 'Reports';
 
@@ -47,6 +47,30 @@ function answer(request: FastifyRequest, reply: FastifyReply, detail: DetailAnsw
 }
 
 export const detailRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/reports/entries',
+    {
+      config: { permission: 'reports:manage', heavyListing: true },
+      schema: operation({
+        operationId: 'runReportEntries',
+        tag: TAG,
+        summary: 'The detailed report of a definition, without saving it: every entry, in pages or as a file',
+        description: `Any user, of what they may see. The body of POST /reports, name optional (it names the file). ${DETAIL}`,
+        querystring: DetailQuery,
+        body: ReportRunBody,
+        response: Type.Ref(DetailedReport),
+        files: FILES,
+        errors: {
+          ...ERRORS,
+          422:
+            `${ERRORS[422]}; and, as for POST /reports, an \`end\` not after \`start\`, a \`name\` blank once trimmed, or an id in ` +
+            '`selectedProjects` or `selectedProjectMembers` that names no project or project member of this workspace',
+        },
+      }),
+    },
+    async (request, reply) => answer(request, reply, await adHocDetailedReport(app.db, request.actor, request.body, request.query)),
+  );
+
   app.get(
     '/reports/:reportId/entries',
     {

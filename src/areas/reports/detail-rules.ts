@@ -6,7 +6,7 @@ import type { ReportEntry } from './engine/selection.js';
 import type { Cell, ExportColumn } from './exports/table.js';
 
 /*
- * The detailed report's rules (docs/rules.md §6 Reports, "Detailed report"): what an entry shows,
+ * The detailed report's rules (docs/rules.md §6 Detailed report): what an entry shows,
  * its money, and its row in an export. Amounts are rounded per entry, to the currency's minor unit
  * (half away from zero), and the totals of an export are the sums of its rows.
  */
@@ -25,10 +25,24 @@ export interface Names {
 
 /** An amount of `seconds` at `value` an hour, in minor units of the currency, rounded half away from zero (values are never negative). */
 export function minorAmount(seconds: number, value: number, currency: string): number {
-  const rate = decimalOf(value);
-  const scaled = BigInt(seconds) * rate.numerator * 10n ** BigInt(minorUnitsOf(currency));
-  const divisor = 3600n * rate.denominator;
-  return Number((2n * scaled + divisor) / (2n * divisor));
+  const { numerator, divisor } = rateTerms(value, currency);
+  return Number((2n * BigInt(seconds) * numerator + divisor) / (2n * divisor));
+}
+
+/** A rate's exact terms per currency, kept: an export applies the same few rates to every entry. */
+const TERMS = new Map<string, { numerator: bigint; divisor: bigint }>();
+const MAX_TERMS = 10_000;
+
+function rateTerms(value: number, currency: string): { numerator: bigint; divisor: bigint } {
+  const key = `${currency} ${value}`;
+  let terms = TERMS.get(key);
+  if (terms === undefined) {
+    const rate = decimalOf(value);
+    terms = { numerator: rate.numerator * 10n ** BigInt(minorUnitsOf(currency)), divisor: 3600n * rate.denominator };
+    if (TERMS.size >= MAX_TERMS) TERMS.clear();
+    TERMS.set(key, terms);
+  }
+  return terms;
 }
 
 export const majorOf = (minor: number, currency: string): number => minor / 10 ** minorUnitsOf(currency);

@@ -23,7 +23,7 @@ export type DetailAnswer =
 export const DETAIL_PIECE = 2_000;
 
 /**
- * The detailed report of a definition (docs/rules.md §6 Reports, "Detailed report"): the entries the
+ * The detailed report of a definition (docs/rules.md §6 Detailed report): the entries the
  * summary counts, for this caller, as a JSON page or as a CSV or XLSX file of every entry.
  */
 export async function detailedReport(db: Db, actor: Actor, definition: RunDefinition, name: string | undefined, query: DetailQuery): Promise<DetailAnswer> {
@@ -68,7 +68,7 @@ function namesOf(directory: Awaited<ReturnType<typeof readDirectory>>): Names {
 
 async function page(db: Db, run: ReportRun, names: Names, money: MoneyShown, at: { after?: ListKey; limit: number }): Promise<DetailAnswer> {
   // One more than the page: a next page exists only when it does.
-  const entries = await reportEntriesPage(db, run.spec, { after: at.after, limit: at.limit + 1 });
+  const entries = await reportEntriesPage(db, fromKey(run, at.after), { after: at.after, limit: at.limit + 1 });
   const more = entries.length > at.limit;
   const shown = more ? entries.slice(0, at.limit) : entries;
   const last = shown[shown.length - 1];
@@ -85,6 +85,16 @@ async function page(db: Db, run: ReportRun, names: Names, money: MoneyShown, at:
     },
     ...(more ? { next: cursorOf({ startedAt: last.startedAt, id: last.id }) } : {}),
   };
+}
+
+/**
+ * The run's selection starting at the key's startedAt: the one lower bound of the index range, so a
+ * later page reads from its key on instead of from the period's start (the planner takes one bound
+ * of a range; given the period's, every page would read the entries of the pages before it again).
+ */
+function fromKey(run: ReportRun, after: ListKey | undefined): ReportRun['spec'] {
+  if (after === undefined || after.startedAt <= run.spec.period.start) return run.spec;
+  return { ...run.spec, period: { ...run.spec.period, start: after.startedAt } };
 }
 
 async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
@@ -116,7 +126,7 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> 
 async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> {
   let after: ListKey | undefined;
   for (;;) {
-    const entries = await reportEntriesPage(db, run.spec, { after, limit: DETAIL_PIECE });
+    const entries = await reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE });
     yield* entries;
     if (entries.length < DETAIL_PIECE) return;
     const last = entries[entries.length - 1];

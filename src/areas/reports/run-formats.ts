@@ -1,20 +1,32 @@
-import { invalid } from '../../domain/errors.js';
+import type { FastifyReply } from 'fastify';
 import type { SummaryResult } from './engine/summary.js';
+import { sendExport } from './exports/answer.js';
+import { exportFileName } from './exports/disposition.js';
+import { labeller, type Overridable } from './exports/labels.js';
 import type { REPORT_FORMATS } from './schemas.js';
+import { firstDayOf, summaryTable } from './summary-table.js';
 
 /*
- * The one place a report run's format is chosen (`format` query): JSON is the summary itself; the
- * exports (CSV, XLSX, PDF) plug in here.
+ * The one place a report run's format is chosen (`format` query): JSON is the summary itself; CSV,
+ * XLSX and PDF are the summary's table (summary-table.ts) written by the export writers and sent as
+ * a download.
  */
 
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** Refuses, before anything is read, a format the service cannot answer yet. */
-export function assertFormatAvailable(format: ReportFormat): void {
-  if (format !== 'json') throw invalid('/query/format', `format ${format} is not available yet`);
+/** A run's answer before its format is applied: the summary, and the report's name and column overrides. */
+export interface FormattedRun {
+  format: ReportFormat;
+  result: SummaryResult;
+  /** The saved report's name, or the ad-hoc definition's (absent: none given). */
+  name?: string;
+  overrides: Overridable;
 }
 
-/** The summary in the asked format (only JSON today). */
-export function summaryAnswer(_format: ReportFormat, result: SummaryResult): SummaryResult {
-  return result;
+/** The summary in the asked format: the JSON answer, or the reply that sends the file. */
+export function summaryAnswer(reply: FastifyReply, run: FormattedRun): SummaryResult | FastifyReply {
+  if (run.format === 'json') return run.result;
+  const table = summaryTable(run.result, run.name ?? 'Report', labeller(run.overrides));
+  const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);
+  return sendExport(reply, run.format, table, fileName);
 }

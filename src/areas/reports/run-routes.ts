@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { operation } from '../../http/schemas.js';
 import { MAX_FILLED_BUCKETS, MAX_TIME_SPAN_YEARS } from './engine/buckets.js';
 import { MAX_ROWS } from './engine/tree.js';
+import { EXPORT_TYPES } from './exports/answer.js';
 import { summaryAnswer } from './run-formats.js';
 import { runAdHocReport, runSavedReport } from './run-service.js';
 import { ReportParams, ReportResult, ReportRunBody, ReportRunQuery } from './schemas.js';
@@ -11,6 +12,8 @@ const TAG = 'Reports';
 
 /** The rules of a run, as docs/rules.md §6 Reports states them, for both operations' descriptions. */
 const RUN_RULES = [
+  'Formats: `format=json` (default) answers the summary below; csv, xlsx and pdf answer it as a download whose ' +
+    '`Content-Disposition` names the file (the report\'s name and the first day of the period).',
   'Period: custom uses start and end; today, yesterday, thisWeek, lastWeek, thisMonth, lastMonth, thisYear and lastYear are ' +
     'resolved when the report runs, on the calendar of the report\'s time zone (the timeZone query, else the caller\'s preference, ' +
     'else the organization\'s, else UTC); weeks are ISO weeks starting Monday. Instants before 0001-01-02 or after 9999-12-30 are left out.',
@@ -42,10 +45,22 @@ const RUN_RULES = [
     `their projects) with zeros, at most ${MAX_ROWS} rows in all.`,
 ].join(' ');
 
+/** The files a run answers besides JSON (src/areas/reports/exports/). */
+const RUN_FILES = {
+  'text/csv':
+    'format=csv: RFC 4180, UTF-8 with a byte-order mark; a header row (the report\'s `overrides` labels by dimension or metric ' +
+    'name when `overridesEnabled`); one row per leaf of the tree with a column per dimension (names; days, weeks and months by ' +
+    'key) and per metric (durations as decimal hours and H:MM, one money column per currency), then a totals row; text ' +
+    'beginning with = + - @ tab or CR prefixed with an apostrophe',
+  [EXPORT_TYPES.xlsx]: 'format=xlsx: the same table with typed cells (durations `[h]:mm`, money with its currency\'s decimals, days as dates), a frozen header and a bold totals row',
+  [EXPORT_TYPES.pdf]:
+    'format=pdf: the title, the period and its time zone, a bar chart of the first dimension, the table (its header on every page) and its totals, pages numbered',
+};
+
 const RUN_ERRORS = {
   403: 'A metric the caller may read none of: revenue (neither an Administrator nor a project admin), cost or profit (not an Administrator); the detail names it',
   422:
-    `Also: a \`timeZone\` that names no IANA zone; a \`format\` other than json ("format csv is not available yet"); hideEmptyRows ` +
+    `Also: a \`timeZone\` that names no IANA zone; hideEmptyRows ` +
     `false with more than ${MAX_FILLED_BUCKETS} days, weeks or months, or more than ${MAX_ROWS} rows to fill; a day, week or month ` +
     `dimension over a period of more than ${MAX_TIME_SPAN_YEARS} years`,
 };
@@ -63,16 +78,14 @@ export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ReportRunQuery,
         body: ReportRunBody,
         response: Type.Ref(ReportResult),
+        files: RUN_FILES,
         errors: {
           ...RUN_ERRORS,
           422: `${RUN_ERRORS[422]}; and, as for POST /reports, an \`end\` not after \`start\`, a \`name\` blank once trimmed, or an id in \`selectedProjects\` or \`selectedProjectMembers\` that names no project or project member of this workspace`,
         },
       }),
     },
-    async (request) => {
-      const output = await runAdHocReport(app.db, request.actor, request.body, request.query);
-      return summaryAnswer(output.format, output.result);
-    },
+    async (request, reply) => summaryAnswer(reply, await runAdHocReport(app.db, request.actor, request.body, request.query)),
   );
 
   app.get(
@@ -87,12 +100,10 @@ export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ReportParams,
         querystring: ReportRunQuery,
         response: Type.Ref(ReportResult),
+        files: RUN_FILES,
         errors: RUN_ERRORS,
       }),
     },
-    async (request) => {
-      const output = await runSavedReport(app.db, request.actor, request.params.reportId, request.query);
-      return summaryAnswer(output.format, output.result);
-    },
+    async (request, reply) => summaryAnswer(reply, await runSavedReport(app.db, request.actor, request.params.reportId, request.query)),
   );
 };

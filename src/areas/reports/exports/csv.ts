@@ -51,6 +51,9 @@ function fields(column: ExportColumn, cell: Cell): string[] {
       return [String(cell)];
     case 'boolean':
       return [cell ? 'true' : 'false'];
+    case 'dateTime':
+      // `2026-07-01 09:00:00`: the form spreadsheet programs read as a date and time.
+      return [String(cell).replace('T', ' ')];
     default:
       return [field(neutralised(String(cell)))];
   }

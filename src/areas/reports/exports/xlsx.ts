@@ -50,10 +50,11 @@ function value(column: ExportColumn, cell: Cell): ExcelJS.CellValue {
     case 'rate':
     case 'count':
       return Number(cell);
+    // A label in a date column (the totals row's "Total") stays text.
     case 'date':
-      return new Date(`${String(cell)}T00:00:00Z`);
+      return /^\d{4}-\d{2}-\d{2}$/.test(String(cell)) ? new Date(`${String(cell)}T00:00:00Z`) : String(cell);
     case 'dateTime':
-      return new Date(`${String(cell)}Z`);
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(String(cell)) ? new Date(`${String(cell)}Z`) : String(cell);
     case 'boolean':
       return Boolean(cell);
     default:

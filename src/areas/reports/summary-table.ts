@@ -1,0 +1,100 @@
+import type { SummaryResult } from './engine/summary.js';
+import type { Dimension, SummaryRow, SummaryTotals } from './engine/tree.js';
+import { wallClock, type Labeller } from './detail-rules.js';
+import type { Cell, ExportColumn, ExportTable } from './exports/table.js';
+
+/*
+ * A summary as an export's table (docs/rules.md §6 Report exports): one row per leaf of the tree,
+ * with a column per dimension (a project's, user's or member's name; a day as a date; a week
+ * `2026-W27` and a month `2026-07` as their keys) and per metric (durations, entries, one money column
+ * per currency of the totals), then the totals row. The PDF's chart shows the first dimension's rows.
+ */
+
+const DIMENSION_LABELS: Record<Dimension, string> = {
+  project: 'Project',
+  user: 'User',
+  member: 'Member',
+  day: 'Day',
+  week: 'Week',
+  month: 'Month',
+};
+
+type DurationMetric = 'time' | 'billableTime' | 'unpricedBillableTime' | 'uncostedTime' | 'revenueWithheldTime';
+type MoneyMetric = 'revenue' | 'cost' | 'profit';
+
+const DURATIONS: Array<[DurationMetric, string]> = [
+  ['time', 'Time'],
+  ['billableTime', 'Billable time'],
+  ['unpricedBillableTime', 'Unpriced billable time'],
+  ['uncostedTime', 'Uncosted time'],
+  ['revenueWithheldTime', 'Revenue withheld time'],
+];
+const MONEY: Array<[MoneyMetric, string]> = [
+  ['revenue', 'Revenue'],
+  ['cost', 'Cost'],
+  ['profit', 'Profit'],
+];
+
+/** A metric's cell of a row or the totals. */
+function metricCell(column: ExportColumn, values: SummaryTotals): Cell {
+  if (column.key === 'entries') return values.entries;
+  if (column.kind === 'money') return (values[column.key as MoneyMetric] ?? {})[column.currency!] ?? 0;
+  return values[column.key as DurationMetric] ?? 0;
+}
+
+/** A dimension's cell: the key of a time dimension, the label (a name) of the others. */
+const dimensionCell = (dimension: Dimension, row: SummaryRow): Cell =>
+  dimension === 'day' || dimension === 'week' || dimension === 'month' ? row.key : row.label;
+
+/** The leaves of the tree, each with the rows above it; a row without children below the last dimension counts as a leaf. */
+function* leaves(rows: SummaryRow[], path: SummaryRow[] = []): Generator<SummaryRow[]> {
+  for (const row of rows) {
+    if (row.rows && row.rows.length > 0) yield* leaves(row.rows, [...path, row]);
+    else yield [...path, row];
+  }
+}
+
+export function summaryTable(result: SummaryResult, title: string, label: Labeller): ExportTable {
+  const { totals, dimensions } = result;
+  const dimensionColumns: ExportColumn[] = dimensions.map((dimension) => ({
+    key: dimension,
+    label: label(dimension, DIMENSION_LABELS[dimension]),
+    kind: dimension === 'day' ? 'date' : 'text',
+  }));
+  const metricColumns: ExportColumn[] = [
+    ...DURATIONS.filter(([metric]) => totals[metric] !== undefined).map(([metric, own]): ExportColumn => ({ key: metric, label: label(metric, own), kind: 'duration' })),
+    { key: 'entries', label: label('entries', 'Entries'), kind: 'count' },
+    ...MONEY.flatMap(([metric, own]) =>
+      Object.keys(totals[metric] ?? {})
+        .sort()
+        .map((currency): ExportColumn => ({ key: metric, label: label(metric, own), kind: 'money', currency })),
+    ),
+  ];
+  const columns = [...dimensionColumns, ...metricColumns];
+  const rows = [...leaves(result.rows)].map((path) => {
+    const leaf = path[path.length - 1];
+    return [...dimensions.map((dimension, i) => (path[i] ? dimensionCell(dimension, path[i]) : null)), ...metricColumns.map((column) => metricCell(column, leaf))];
+  });
+  const totalsRow = (): Cell[] => [...dimensions.map((_, i) => (i === 0 ? 'Total' : null)), ...metricColumns.map((column) => metricCell(column, totals))];
+  return { title, period: { name: result.period, start: result.start, end: result.end }, timeZone: result.timeZone, columns, rows, totals: totalsRow, chart: chartOf(result, metricColumns) };
+}
+
+/** Bars of the first dimension's rows, in the first of time, billable time, a money column or entries that the summary has. */
+function chartOf(result: SummaryResult, metricColumns: ExportColumn[]): ExportTable['chart'] {
+  const column =
+    metricColumns.find((c) => c.key === 'time') ??
+    metricColumns.find((c) => c.key === 'billableTime') ??
+    metricColumns.find((c) => c.kind === 'money') ??
+    metricColumns.find((c) => c.key === 'entries')!;
+  const kind = column.kind === 'duration' ? 'duration' : column.kind === 'money' ? 'money' : 'count';
+  const dimension = DIMENSION_LABELS[result.dimensions[0]];
+  return {
+    title: `${column.label}${column.currency ? ` (${column.currency})` : ''} by ${dimension.toLowerCase()}`,
+    kind,
+    ...(column.currency ? { currency: column.currency } : {}),
+    bars: result.rows.map((row) => ({ label: row.label, value: Number(metricCell(column, row)) })),
+  };
+}
+
+/** The calendar day the period starts on, in its zone: part of an export's file name. */
+export const firstDayOf = (start: string, zone: string): string => wallClock(zone, start, start)(start).slice(0, 10);

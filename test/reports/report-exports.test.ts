@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import ExcelJS from 'exceljs';
+import { expect, it } from 'vitest';
+import { make } from '../support/factories/index.js';
+import { as, describeEachStore, ok, type Harness, type TestUser } from '../support/harness.js';
+import { report, world, type World } from './entries-world.js';
+
+/*
+ * Report exports (docs/rules.md §6 Report exports): CSV, XLSX and PDF of the summary and of the
+ * detailed report, read back as a client reads them.
+ */
+
+/** A request whose answer is read as bytes (a file). */
+async function download(h: Harness, w: World, url: string, options: { by?: TestUser; body?: unknown } = {}) {
+  const by = options.by ?? w.ws.admin;
+  const res = await h.app.inject({
+    method: options.body === undefined ? 'GET' : 'POST',
+    url,
+    headers: { host: w.ws.host, authorization: `Bearer ${by.token}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+  });
+  return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload, text: res.rawPayload.toString('utf8') };
+}
+
+const lines = (text: string) => text.split('\r\n');
+const SUMMARY = { ...report(['time', 'billableTime', 'revenue', 'cost']), dimensions: ['project', 'user'], hideEmptyRows: true };
+
+async function adminName(h: Harness, w: World): Promise<string> {
+  const user = await ok(as(h, w.ws).get(`/api/users/${w.ws.admin.userId}`));
+  return user.name;
+}
+
+describeEachStore('Report exports', (h) => {
+  it('a summary as CSV: BOM, RFC 4180 records, override labels (neutralised), decimal hours and H:MM, a money column per currency, totals', async () => {
+    const w = await world(h);
+    const body = {
+      ...SUMMARY,
+      overridesEnabled: true,
+      overrides: [
+        { column: 'project', hint: '', label: 'Client project' },
+        { column: 'time', hint: '', label: '=Hours' },
+      ],
+    };
+    const res = await download(h, w, '/api/reports/run?format=csv&timeZone=UTC', { body });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="July_2026-07-01.csv"; filename*=UTF-8\'\'July%202026-07-01.csv');
+    expect([...res.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const json = await ok(as(h, w.ws).post('/api/reports/run', body, { query: { timeZone: 'UTC' } }));
+    const noProject = json.rows[2].label;
+    const admin = await adminName(h, w);
+    expect(lines(res.text.slice(1))).toEqual([
+      "Client project,User,'=Hours (h),'=Hours (H:MM),Billable time (h),Billable time (H:MM),Unpriced billable time (h),Unpriced billable time (H:MM)," +
+        'Uncosted time (h),Uncosted time (H:MM),Entries,Revenue (EUR),Revenue (USD),Cost (EUR)',
+      'Alpha,Alice,1.50,1:30,1.50,1:30,0.00,0:00,0.00,0:00,1,150.00,0.00,60.00',
+      'Alpha,Bob,2.00,2:00,2.00,2:00,0.00,0:00,2.00,2:00,1,0.00,100.00,0.00',
+      'Beta,Alice,0.25,0:15,0.25,0:15,0.00,0:00,0.00,0:00,1,20.00,0.00,10.00',
+      'Beta,Bob,1.00,1:00,1.00,1:00,0.00,0:00,1.00,1:00,1,60.00,0.00,0.00',
+      `${noProject},${admin},0.75,0:45,0.00,0:00,0.00,0:00,0.75,0:45,1,0.00,0.00,0.00`,
+      'Total,,5.50,5:30,4.75,4:45,0.00,0:00,3.75,3:45,5,230.00,100.00,70.00',
+      '',
+    ]);
+  });
+
+  it('a detailed report as CSV: text that starts a formula is neutralised, commas, quotes and newlines are quoted, numbers stay numbers', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, {
+      ...report(['time', 'revenue', 'cost']),
+      overridesEnabled: true,
+      overrides: [{ column: 'user', hint: 'who', label: 'Person' }],
+    });
+    const res = await download(h, w, `/api/reports/${saved.id}/entries?format=csv&timeZone=UTC`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${saved.name}_2026-07-01_entries.csv"; filename*=UTF-8''${saved.name}%202026-07-01%20entries.csv`);
+    const admin = await adminName(h, w);
+    expect(lines(res.text.slice(1))).toEqual([
+      'Person,Project,Description,Billable,Date,Start,End,Duration (h),Duration (H:MM),Raw duration (h),Raw duration (H:MM),' +
+        'Revenue rate (EUR),Revenue (EUR),Revenue rate (USD),Revenue (USD),Cost rate (EUR),Cost (EUR)',
+      "Alice,Alpha,'=SUM(A1:A9),true,2026-07-01,2026-07-01 09:00:00,2026-07-01 10:30:00,1.50,1:30,1.50,1:30,100,150.00,,,40,60.00",
+      'Alice,Beta,"a, ""quoted""\nline",true,2026-07-02,2026-07-02 09:00:00,2026-07-02 09:07:30,0.25,0:15,0.13,0:08,80,20.00,,,40,10.00',
+      "Bob,Alpha,'+cmd,true,2026-07-03,2026-07-03 10:00:00,2026-07-03 12:00:00,2.00,2:00,2.00,2:00,,,50,100.00,,",
+      "Bob,Beta,'@at,true,2026-07-04,2026-07-04 10:00:00,2026-07-04 11:00:00,1.00,1:00,1.00,1:00,60,60.00,,,,",
+      `${admin},,'-minus,false,2026-07-05,2026-07-05 08:00:00,2026-07-05 08:45:00,0.75,0:45,0.75,0:45,,,,,,`,
+      'Total,,,,,,,5.50,5:30,5.38,5:23,,230.00,,100.00,,70.00',
+      '',
+    ]);
+  });
+
+  it('the file name keeps a report\'s name in UTF-8 and gives an ASCII fallback', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, { ...report(['time']), name: 'Über "Q3"/plan' });
+    const res = await download(h, w, `/api/reports/${saved.id}/run?format=csv&timeZone=UTC`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="Uber_Q3_plan_2026-07-01.csv"; filename*=UTF-8\'\'%C3%9Cber%20Q3%20plan%202026-07-01.csv',
+    );
+  });
+
+  it('a detailed report as XLSX reads back with typed cells, a frozen header and a bold totals row', async () => {
+    const w = await world(h);
+    const res = await download(h, w, '/api/reports/entries?format=xlsx&timeZone=UTC', { body: report(['time', 'revenue', 'cost']) });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="July_2026-07-01_entries\.xlsx"/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.bytes as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Report')!;
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.getRow(1).values).toEqual([
+      undefined, 'User', 'Project', 'Description', 'Billable', 'Date', 'Start', 'End', 'Duration', 'Raw duration',
+      'Revenue rate (EUR)', 'Revenue (EUR)', 'Revenue rate (USD)', 'Revenue (USD)', 'Cost rate (EUR)', 'Cost (EUR)',
+    ]);
+    const first = sheet.getRow(2);
+    expect(first.getCell(3).value).toBe('=SUM(A1:A9)');
+    expect(first.getCell(4).value).toBe(true);
+    expect(first.getCell(5).value).toEqual(new Date('2026-07-01T00:00:00Z'));
+    expect(first.getCell(5).numFmt).toBe('yyyy-mm-dd');
+    expect(first.getCell(6).value).toEqual(new Date('2026-07-01T09:00:00Z'));
+    expect(first.getCell(8).numFmt).toBe('[h]:mm');
+    // Durations are Excel times: fractions of a day.
+    const days = (value: unknown) => (value instanceof Date ? (value.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000 : Number(value));
+    expect(days(first.getCell(8).value)).toBeCloseTo(1.5 / 24, 9);
+    expect(first.getCell(10).value).toBe(100);
+    expect(first.getCell(11).value).toBe(150);
+    expect(first.getCell(11).numFmt).toBe('#,##0.00');
+    const totals = sheet.getRow(7);
+    expect(totals.getCell(1).value).toBe('Total');
+    expect(totals.font).toMatchObject({ bold: true });
+    expect(days(totals.getCell(8).value)).toBeCloseTo(5.5 / 24, 9);
+    expect([totals.getCell(11).value, totals.getCell(13).value, totals.getCell(15).value]).toEqual([230, 100, 70]);
+    expect(sheet.rowCount).toBe(7);
+    const about = book.getWorksheet('About')!;
+    expect(about.getRow(5).values).toEqual([undefined, 'Time zone', 'UTC']);
+  });
+
+  it('a summary as XLSX: one row per leaf with days as dates, money per currency, totals', async () => {
+    const w = await world(h);
+    const res = await download(h, w, '/api/reports/run?format=xlsx&timeZone=UTC', { body: { ...report(['time', 'revenue']), dimensions: ['day'], hideEmptyRows: true } });
+    expect(res.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.bytes as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Report')!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Day', 'Time', 'Unpriced billable time', 'Entries', 'Revenue (EUR)', 'Revenue (USD)']);
+    expect(sheet.getRow(2).getCell(1).value).toEqual(new Date('2026-07-01T00:00:00Z'));
+    expect(sheet.getRow(7).getCell(1).value).toBe('Total');
+    expect([sheet.getRow(7).getCell(5).value, sheet.getRow(7).getCell(6).value]).toEqual([230, 100]);
+  });
+
+  it('a summary as PDF shows its title, period, time zone, chart and totals', async () => {
+    const w = await world(h);
+    const res = await download(h, w, '/api/reports/run?format=pdf&timeZone=Europe%2FBerlin', { body: { ...SUMMARY, name: 'July summary' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="July_summary_2026-07-01.pdf"; filename*=UTF-8\'\'July%20summary%202026-07-01.pdf');
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: res.bytes }).toString('utf8');
+    expect(text).toContain('July summary');
+    // The custom period's bounds, as wall-clock times of the report's zone.
+    expect(text).toContain('Period: custom, 2026-07-01 02:00 to 2026-08-01 02:00');
+    expect(text).toContain('Time zone: Europe/Berlin');
+    expect(text).toContain('Time by project');
+    expect(text).toMatch(/Total\s+5:30\s+4:45\s+0:00\s+3:45\s+5\s+230\.00 EUR\s+100\.00 USD\s+70\.00 EUR/);
+    expect(text).toContain('Page 1 of 1');
+  });
+
+  it('a detailed CSV of more entries than one read of the store streams them all, in order, with their totals', async () => {
+    const w = await world(h);
+    const many = 2_050;
+    const base = Date.parse('2026-07-20T00:00:00Z');
+    for (let i = 0; i < many; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, many - i) }, (_, j) => {
+          const start = base + (i + j) * 120_000;
+          return make.activity(h, w.ws, { owner: w.bob, project: w.alpha, name: `Entry ${i + j}`, startedAt: new Date(start).toISOString(), endedAt: new Date(start + 60_000).toISOString() });
+        }),
+      );
+    }
+    const res = await download(h, w, '/api/reports/entries?format=csv&timeZone=UTC', { body: report(['time']) });
+    expect(res.status).toBe(200);
+    const records = lines(res.text.slice(1));
+    expect(records).toHaveLength(1 + 5 + many + 1 + 1);
+    const names = records.slice(6, 6 + many).map((line) => line.split(',')[2]);
+    expect(names).toEqual(Array.from({ length: many }, (_, i) => `Entry ${i}`));
+    // 2,050 minutes rounded to 15 each (NEAREST: 1 minute is 0) plus the five entries before: 5:30; raw 142,350 s.
+    expect(records[records.length - 2]).toBe('Total,,,,,,,5.50,5:30,39.54,39:33');
+  }, 180_000);
+});
+
