@@ -49,7 +49,7 @@ export interface RunningServer {
  * Starts `node bin/start.js` (what `npm start` runs) on a free port and waits until it listens.
  * `maxOpenFiles` runs it under that file-descriptor limit (`ulimit -n`, as a small host would have).
  */
-export async function startServer(env: Record<string, string>, options: { maxOpenFiles?: number } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, options: { maxOpenFiles?: number; startTimeoutMs?: number } = {}): Promise<RunningServer> {
   const command = [process.execPath, path.join(ROOT, 'bin/start.js')];
   if (options.maxOpenFiles !== undefined) command.unshift('/bin/sh', '-c', `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`);
   const child = spawn(command[0], command.slice(1), {
@@ -61,7 +61,7 @@ export async function startServer(env: Record<string, string>, options: { maxOpe
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}`)), options.startTimeoutMs ?? 20_000);
     child.stdout!.on('data', () => {
       const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
       if (match) {
