@@ -62,7 +62,7 @@ export async function startWebWorld(store: TestStore, env: Record<string, string
     BOOTSTRAP: 'false',
     LOG_LEVEL: 'info',
     ...env,
-  });
+  }, { startTimeoutMs: 90_000 });
   const world: WebWorld = {
     server,
     port,

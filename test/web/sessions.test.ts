@@ -94,7 +94,7 @@ describe('Web app sessions in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/timesheet');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await redeemLink(page, await supportLink(world, team));
     expect(new URL(page.url()).pathname).toBe('/timesheet');
     await page.getByRole('heading', { name: 'Timesheet' }).waitFor();

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import { api, signInPath } from './api/client.js';
+import { api, goToSignIn } from './api/client.js';
 import { ToastRegion } from './components/Toast.js';
 import { currentPath, followLink, navigate } from './lib/router.js';
 import { loadSession, me } from './lib/session.js';
@@ -26,7 +26,7 @@ const isPublic = (path: string) => path === '/sign-in' || path.startsWith('/sign
 
 async function start(): Promise<void> {
   if (!isPublic(location.pathname) && !(await loadSession())) {
-    location.replace(signInPath());
+    goToSignIn();
     return;
   }
   state.value = 'ready';

@@ -14,6 +14,14 @@ export function signInPath(next = location.pathname + location.search): string {
   return `/sign-in?next=${encodeURIComponent(next)}`;
 }
 
+let leaving = false;
+/** Sends the person to sign-in, once: two calls answered 401 at once make one navigation, not two. */
+export function goToSignIn(): void {
+  if (leaving) return;
+  leaving = true;
+  location.assign(signInPath());
+}
+
 let onSignedOut: (() => void) | null = null;
 /** What to do when a call answers 401: the session expired or was ended elsewhere. */
 export function whenSignedOut(handler: () => void): void {

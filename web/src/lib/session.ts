@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals';
-import { api, signInPath, type Organization, type Preferences, type Project, type User, whenSignedOut } from '../api/client.js';
+import { api, goToSignIn, type Organization, type Preferences, type Project, type User, whenSignedOut } from '../api/client.js';
 import { makeFormats } from './format.js';
 
 /** Who is signed in, in this workspace, and what the pages share. Null until loaded. */
@@ -22,7 +22,7 @@ addEventListener('focus', () => changes.value++);
 
 whenSignedOut(() => {
   me.value = null;
-  location.assign(signInPath());
+  goToSignIn();
 });
 
 /** Loads the session's person, preferences, workspace and projects; false when there is no session. */
