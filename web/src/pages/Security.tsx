@@ -11,6 +11,7 @@ const METHOD: Record<Session['method'], string> = {
   invitation: 'invitation',
   'password-reset': 'password reset',
   password: 'password',
+  oidc: 'single sign-on',
 };
 
 /** Where the account is signed in; ending one signs that browser out at once. */

@@ -1,4 +1,4 @@
-import { useSignal } from '@preact/signals';
+import { useSignal, useSignalEffect } from '@preact/signals';
 import { api, fieldErrors, problemMessage, type Problem } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
 import { currentPath } from '../lib/router.js';
@@ -30,6 +30,7 @@ function RedeemLink() {
   const problem = useSignal<string | null>(null);
   const busy = useSignal(false);
   const resetting = useSignal(false);
+  const challenge = useSignal<{ code: string; purpose: string } | null>(null);
   const redeem = async () => {
     busy.value = true;
     const answer = await api.POST('/auth/one-time', { body: { token } });
@@ -40,10 +41,20 @@ function RedeemLink() {
     }
     // The address no longer needs the token: it leaves the history.
     history.replaceState(null, '', '/auth/one-time');
-    if (answer.data.purpose === 'password-reset') resetting.value = true;
+    if (answer.data.twoFactorRequired && answer.data.challenge) challenge.value = { code: answer.data.challenge, purpose: answer.data.purpose };
+    else if (answer.data.purpose === 'password-reset') resetting.value = true;
     else location.replace(nextPath());
   };
   if (resetting.value) return <NewPassword />;
+  if (challenge.value) {
+    const { code, purpose } = challenge.value;
+    const then = () => {
+      if (purpose !== 'password-reset') return location.replace(nextPath());
+      challenge.value = null;
+      resetting.value = true;
+    };
+    return <SecondFactor challenge={code} then={then} />;
+  }
   return (
     <section class="card narrow" aria-labelledby="redeem-heading">
       <h1 id="redeem-heading">Sign in to timetrack</h1>
@@ -57,6 +68,45 @@ function RedeemLink() {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The second step of a sign-in of an account with two-factor codes on: the sign-in answered a
+ * challenge instead of a session; a code (or a recovery code) turns it into the session.
+ */
+function SecondFactor({ challenge, then }: { challenge: string; then: () => void }) {
+  const problem = useSignal<Problem | undefined>(undefined);
+  const recovery = useSignal(false);
+  const errors = fieldErrors(problem.value);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget as HTMLFormElement).get('code') ?? '').trim();
+    const body = recovery.value ? { challenge, recoveryCode: value } : { challenge, code: value };
+    const answer = await api.POST('/auth/two-factor/verify', { body });
+    problem.value = answer.error;
+    if (!answer.error) then();
+  };
+  const error = errors.code ?? errors.recoveryCode;
+  const message = problem.value?.status === 401 ? 'That code is wrong or already used.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
+  return (
+    <form class="card narrow" onSubmit={submit} aria-labelledby="code-heading">
+      <h1 id="code-heading">Two-factor code</h1>
+      <Field id="second-factor" label={recovery.value ? 'Recovery code' : 'Code from your authenticator app'} error={error}>
+        <input id="second-factor" name="code" autocomplete="one-time-code" inputMode={recovery.value ? 'text' : 'numeric'} required maxLength={32} {...describedBy('second-factor', error)} />
+      </Field>
+      <button type="submit" class="primary">
+        Verify
+      </button>
+      <button type="button" class="link" onClick={() => (recovery.value = !recovery.value)}>
+        {recovery.value ? 'Use a code from the app' : 'Use a recovery code'}
+      </button>
+      {message && (
+        <p class="error" role="alert">
+          {message}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -114,6 +164,7 @@ function EmailLink() {
 }
 
 function Password() {
+  const challenge = useSignal<string | null>(null);
   const problem = useSignal<Problem | undefined>(undefined);
   const resetSent = useSignal(false);
   const busy = useSignal(false);
@@ -125,7 +176,8 @@ function Password() {
     const answer = await api.POST('/auth/sign-in', { body: { email: String(form.get('email') ?? '').trim(), password: String(form.get('password') ?? '') } });
     busy.value = false;
     problem.value = answer.error;
-    if (!answer.error) location.replace(nextPath());
+    if (answer.data?.twoFactorRequired && answer.data.challenge) challenge.value = answer.data.challenge;
+    else if (!answer.error) location.replace(nextPath());
   };
   const reset = async () => {
     const email = (document.getElementById('password-email') as HTMLInputElement).value.trim();
@@ -138,6 +190,7 @@ function Password() {
     resetSent.value = !answer.error;
   };
   const message = problem.value?.status === 401 ? 'The email or the password is wrong.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
+  if (challenge.value) return <SecondFactor challenge={challenge.value} then={() => location.replace(nextPath())} />;
   return (
     <form onSubmit={submit} aria-labelledby="password-heading" class="stack">
       <h2 id="password-heading">Sign in with a password</h2>
@@ -163,11 +216,30 @@ function Password() {
   );
 }
 
+/** "Sign in with <provider>" when the deployment has single sign-on configured. */
+function SingleSignOn() {
+  const name = useSignal<string | null>(null);
+  useSignalEffect(() => {
+    void api.GET('/auth/providers').then((answer) => {
+      if (answer.data?.oidc.configured) name.value = answer.data.oidc.name ?? 'single sign-on';
+    });
+  });
+  if (!name.value) return null;
+  return (
+    <p>
+      <a class="button primary" href="/api/auth/oidc/start">
+        Sign in with {name.value}
+      </a>
+    </p>
+  );
+}
+
 function SignInForms() {
   rememberNext();
   return (
     <section class="card narrow" aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in</h1>
+      <SingleSignOn />
       <EmailLink />
       <Password />
     </section>
