@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, personContext, phoneScreenshot, seriousViolations, startWebWorld, type WebWorld } from '../support/browser.js';
+import { currentCode } from '../support/src.js';
 import { testStores } from '../support/stores.js';
 import { activitiesOf, lastMailedLink, makeTeam, redeemLink, signedIn, supportLink, type Team } from './world.js';
 
@@ -147,6 +148,33 @@ describe('Web app sign-in by password and public pages in a browser', { timeout:
     const signIn = (password: string) => world.api('acme', 'POST', '/auth/sign-in', { body: { email: team.user.email, password } });
     expect((await signIn('a brand new passphrase')).status).toBe(200);
     expect((await signIn('correct horse battery')).status).toBe(401);
+    await context.close();
+  });
+
+  it('an account with two-factor codes on is asked for a code after its mailed link: a wrong code is refused, the right one signs in', async () => {
+    const admin = (method: string, path: string, body?: unknown) => world.api('acme', method, path, { token: team.admin.key, body });
+    const enrolled = await admin('POST', '/auth/two-factor');
+    expect(enrolled.status).toBe(200);
+    const { secret } = enrolled.body as { secret: string };
+    expect((await admin('POST', '/auth/two-factor/confirm', { code: currentCode(secret, Date.now() - 30_000) })).status).toBe(200);
+
+    const context = await personContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${world.origin('acme')}/sign-in`);
+    await page.getByLabel('Email', { exact: true }).first().fill(team.admin.email);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await page.getByText(`If ${team.admin.email} belongs to this workspace`).waitFor();
+    await page.goto(await lastMailedLink(world, 'acme', team.admin.email));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor code' }).waitFor();
+    expect(await context.cookies(world.origin('acme'))).toEqual([]);
+    await page.getByLabel('Code from your authenticator app').fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('That code is wrong or already used.').waitFor();
+    await page.getByLabel('Code from your authenticator app').fill(currentCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Track' }).waitFor();
+    expect((await context.cookies(world.origin('acme'))).map((cookie) => cookie.name)).toEqual(['timetrack_access_token']);
     await context.close();
   });
 
