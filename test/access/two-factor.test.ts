@@ -200,6 +200,28 @@ describeEachStore('Two-factor codes (docs/rules.md §8 Two-factor codes)', (h) =
       expect(Object.values(sessions).find((session: any) => session.current)).toMatchObject({ method: 'link' });
     });
 
+    it('a password sign-in answers a challenge too, with no session or cookie; the code then gives the session', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const session = await ok(redeem(ws, await make.signInLink(h, ws, user)));
+      await ok(h.call('PUT', '/api/auth/password', { host: ws.host, token: session.token, body: { newPassword: 'a passphrase with codes' } }));
+      const { secret } = await make.twoFactor(h, ws, user);
+      const first = await h.call('POST', '/api/auth/sign-in', { host: ws.host, body: { email: user.email, password: 'a passphrase with codes' } });
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({
+        domain: ws.domain,
+        email: user.email,
+        twoFactorRequired: true,
+        challenge: expect.stringMatching(/^ttc_[A-Za-z0-9_-]{43}$/),
+        expiresAt: expect.any(String),
+      });
+      expect(first.headers['set-cookie']).toBeUndefined();
+      const second = await verify(ws, { challenge: first.body.challenge, code: currentCode(secret) });
+      expect(second.status).toBe(200);
+      const sessions = await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token: second.body.token }));
+      expect(Object.values(sessions).find((one: any) => one.current)).toMatchObject({ method: 'password' });
+    });
+
     it('a challenge works once: used, it is 401, and so is the same code again with a new challenge (replay)', async () => {
       const ws = await h.workspace();
       const user = await h.user(ws);
