@@ -23,6 +23,8 @@ const FREE_FORM = new Set([
   'PUT /organization body/holidays/excluded/items',
   'POST /reports body/filters/items/*',
   'PUT /reports/{reportId} body/filters/items/*',
+  'POST /reports/run body/filters/items/*',
+  'POST /reports/entries body/filters/items/*',
 ]);
 
 /** Every unbounded spot of a request schema: strings without maxLength, arrays without maxItems, open maps without maxProperties. */

@@ -52,8 +52,8 @@ export const ChangePage = Type.Object(
 
 export const ChangeQuery = Type.Object({
   after: Type.Optional(
-    Type.String({ pattern: CURSOR_PATTERN, description: 'The cursor of an earlier answer; without it, from the oldest event kept' }),
+    Type.String({ pattern: CURSOR_PATTERN, maxLength: 20, description: 'The cursor of an earlier answer; without it, from the oldest event kept' }),
   ),
-  limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,2}|1000)$', description: 'Events a page, 1 to 1000 (default 100)' })),
+  limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]{0,2}|1000)$', maxLength: 4, description: 'Events a page, 1 to 1000 (default 100)' })),
 });
 export type ChangeQuery = Static<typeof ChangeQuery>;
