@@ -40,6 +40,8 @@ function idOf(world: World, param: string, operation: string): string {
     reportId: world.reportId,
     lockId: world.lockId,
     sessionId: world.sessionId,
+    webhookId: world.webhookId,
+    deliveryId: world.webhookDeliveryId,
     requestId: world.requests[requestKindOf(operation)],
   };
   if (ids[param] === undefined) throw new Error(`no id for {${param}} (${operation})`);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ACTIVITY_DAY, make, REQUEST_KINDS, type RequestKind } from '../support/factories/index.js';
 import { as, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { hashToken, insertOidcState, listMessages } from '../support/src.js';
+import { deliverWebhooks, hashToken, insertOidcState, listMessages } from '../support/src.js';
 
 /**
  * A workspace seeded with one record of every kind, made with the factories of test/support (the
@@ -37,7 +37,7 @@ export interface World {
   /** The user's timesheet lock of 2020-W10. */
   lockId: string;
   geofenceId: string;
-  /** A webhook (to https://hooks.example.com: never called, tests run no delivery worker) and its first ping's delivery. */
+  /** A webhook (to https://hooks.example.com: never reached, its one attempt refused by a test resolver) and its first ping's delivery. */
   webhookId: string;
   webhookDeliveryId: string;
   /** A stored subscription (its id is the provider's: unique to this world). */
@@ -162,6 +162,8 @@ export async function seedWorld(h: Harness): Promise<World> {
   );
   const webhook = await ok(asAdmin.post('/api/webhooks', { url: `https://hooks.example.com/${ws.domain}`, events: ['*'] }));
   const [webhookDelivery] = await ok(asAdmin.get(`/api/webhooks/${webhook.id}/deliveries`));
+  // One attempt of the ping, refused before any connection: the host resolves to a private address.
+  await deliverWebhooks(h.app, { resolver: async () => [{ address: '10.0.0.1', family: 4 }] });
   const subscriptionId = `sub_${ws.domain}`;
   await make.subscription(h, ws, { id: subscriptionId, status: 'active', plan: 'free', quantity: 3 });
   await make.billingTransaction(h, ws, { id: `txn_${ws.domain}`, amount: 0, currency: 'EUR', status: 'paid' });
@@ -269,6 +271,7 @@ export async function dumpWorkspace(h: Harness, organizationId: string): Promise
   const users = (all.users ?? []).filter((row) => row.organization_id === organizationId);
   const userIds = new Set(users.map((row) => row.id));
   const accountIds = new Set(users.map((row) => row.account_id));
+  const deliveryIds = new Set((all.webhook_deliveries ?? []).filter((row) => row.organization_id === organizationId).map((row) => row.id));
   const dump: Dump = {};
   for (const [table, rows] of Object.entries(all)) {
     dump[table] = rows.filter(
@@ -276,6 +279,7 @@ export async function dumpWorkspace(h: Harness, organizationId: string): Promise
         row.organization_id === organizationId ||
         (table === 'organizations' && row.id === organizationId) ||
         (table === 'accounts' && accountIds.has(row.id)) ||
+        (table === 'webhook_attempts' && deliveryIds.has(row.delivery_id)) ||
         (typeof row.user_id === 'string' && userIds.has(row.user_id)) ||
         (typeof row.account_id === 'string' && accountIds.has(row.account_id)),
     );
