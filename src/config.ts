@@ -56,7 +56,8 @@ export interface Config {
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
   /**
-   * The server secret that encrypts secrets kept at rest (TOTP secrets): env SECRET_KEY, any text of
+   * The server secret that encrypts secrets kept at rest (TOTP secrets, OIDC verifiers, webhook signing
+   * secrets): env SECRET_KEY, any text of
    * 32 characters or more. Unset: a random key is made once and kept in the file `secretKeyFile`
    * (env SECRET_KEY_FILE, default `data/secret-key`), so every instance sharing that file agrees.
    */
@@ -80,12 +81,6 @@ export interface WebhookConfig {
   concurrency: number;
   /** http:// and loopback addresses allowed (env WEBHOOK_ALLOW_PRIVATE=true): for tests and local receivers only. */
   allowPrivate: boolean;
-  /**
-   * The key webhook secrets are sealed with at rest (env WEBHOOK_SECRET_KEY, any text of 32 or more
-   * characters). Unset: a built-in key, which hides the secrets from a casual look at a dump but not
-   * from someone who also has the source; README and docs/webhooks.md say to set it.
-   */
-  secretKey: string | undefined;
 }
 
 export interface OidcConfig {
@@ -142,15 +137,12 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   const timeoutMs = parseCount('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS ?? '5000');
   const leaseMs = parseCount('WEBHOOK_LEASE_MS', env.WEBHOOK_LEASE_MS ?? '60000');
   if (leaseMs <= timeoutMs) throw new Error(`WEBHOOK_LEASE_MS (${leaseMs}) must be more than WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
-  const secretKey = env.WEBHOOK_SECRET_KEY || undefined;
-  if (secretKey !== undefined && secretKey.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be at least 32 characters long');
   return {
     workerIntervalMs: parseCount('WEBHOOK_WORKER_INTERVAL_MS', env.WEBHOOK_WORKER_INTERVAL_MS ?? '1000'),
     leaseMs,
     timeoutMs,
     concurrency: parseCount('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY ?? '8'),
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
-    secretKey,
   };
 }
 

@@ -46,6 +46,21 @@ export function sealerOf(secret: string): Sealer {
   };
 }
 
+const sealers = new WeakMap<object, Sealer>();
+
+/**
+ * The sealer of the server secret (SECRET_KEY, else the key file), made once per configuration. Every
+ * sealed value of the service (TOTP secrets, OIDC verifiers, webhook signing secrets) is under it.
+ */
+export function sealerFor(config: { secretKey: string | undefined; secretKeyFile: string }): Sealer {
+  let sealer = sealers.get(config);
+  if (!sealer) {
+    sealer = sealerOf(config.secretKey ?? secretFromFile(config.secretKeyFile));
+    sealers.set(config, sealer);
+  }
+  return sealer;
+}
+
 /**
  * The server secret kept in a file when SECRET_KEY is not set: made once (random, mode 0600) by the
  * first process that needs it, read by every later one.

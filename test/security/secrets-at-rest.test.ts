@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { dumpAll, type Dump } from './world.js';
 import { make } from '../support/factories/index.js';
-import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { currentCode, deliverPending, EXPIRED_BODY, hashToken, listMessages, unseal } from '../support/src.js';
+import { as, describeEachStore, ok, TEST_SECRET_KEY, type Harness, type TestWorkspace } from '../support/harness.js';
+import { currentCode, deliverPending, EXPIRED_BODY, hashToken, listMessages, sealerOf } from '../support/src.js';
 
 /**
  * Secrets at rest: every API key, session token and one-time sign-in token the
@@ -17,9 +17,8 @@ import { currentCode, deliverPending, EXPIRED_BODY, hashToken, listMessages, uns
  * other table holds it.
  *
  * Webhook signing secrets cannot be kept as digests: the service signs every delivery with them. They
- * are stored sealed (AES-256-GCM, lib/sealed.ts) under WEBHOOK_SECRET_KEY. Honestly: a dump alone
- * never shows a secret, but without WEBHOOK_SECRET_KEY the key is built into the source, so someone
- * with the dump and the source can unseal it; with the key set, they need the key too (docs/webhooks.md).
+ * are stored sealed (AES-256-GCM, lib/sealing.ts) under the server secret, like TOTP secrets: a dump
+ * without SECRET_KEY (or its key file) cannot be unsealed (docs/webhooks.md).
  */
 
 interface Secret {
@@ -119,9 +118,10 @@ describeEachStore(
       }
       const [row] = dump.webhooks.filter((hook) => hook.id === created.id);
       expect(row.secret_sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
-      expect(unseal(String(row.secret_sealed), h.config.webhooks.secretKey)).toBe(rotated.secret);
-      expect(unseal(String(row.previous_secret_sealed), h.config.webhooks.secretKey)).toBe(created.secret);
-      expect(() => unseal(String(row.secret_sealed), 'another key of at least thirty-two characters')).toThrow();
+      const purpose = 'webhook-signing-secret';
+      expect(sealerOf(TEST_SECRET_KEY).open(purpose, String(row.secret_sealed))).toBe(rotated.secret);
+      expect(sealerOf(TEST_SECRET_KEY).open(purpose, String(row.previous_secret_sealed))).toBe(created.secret);
+      expect(sealerOf('another key of at least thirty-two characters').open(purpose, String(row.secret_sealed))).toBeUndefined();
     });
 
     it('no password is in any table or in the logs: set after a link, changed, reset through the page, tried right and wrong, in JSON and in forms', async () => {

@@ -49,5 +49,5 @@ export { deliverWebhooks, enqueueWebhookDeliveries, pruneDeliveries, RETRY_WINDO
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';
-export { unseal } from '../../src/lib/sealed.js';
+export { sealerOf } from '../../src/lib/sealing.js';
 export { API_KEY_PREFIX, hashToken, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';

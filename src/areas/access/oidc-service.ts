@@ -11,7 +11,7 @@ import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } 
 import { providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
 import { findOrCreateAccount } from './repository.js';
-import { sealerFor } from './secret-sealer.js';
+import { sealerFor } from '../../lib/sealing.js';
 import { findSignInSettings } from './two-factor-repository.js';
 
 /** How long a single sign-on attempt may take, from the redirect to the provider to the callback. */

@@ -5,7 +5,7 @@ import type { Actor, Workspace } from '../../domain/actor.js';
 import { ApiError, conflict, invalid, unauthorized } from '../../domain/errors.js';
 import { addMinutes, nowIso } from '../../lib/time.js';
 import { hashToken, newToken } from '../../lib/tokens.js';
-import { sealerFor } from './secret-sealer.js';
+import { sealerFor } from '../../lib/sealing.js';
 import { completeSignIn, type SignedIn, type SignInContext } from './complete-sign-in.js';
 import type { SignInMethod } from './repository.js';
 import {

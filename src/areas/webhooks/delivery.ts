@@ -53,7 +53,7 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   return result;
 }
 
-const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: WEBHOOK_SECRET_KEY changed; rotate the secret' };
+const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: the server secret (SECRET_KEY) changed; rotate the secret' };
 
 function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: number, settings: WebhookConfig, resolver: Resolver): SendOptions {
   return {
@@ -76,16 +76,11 @@ function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: 
 async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
   const settings = app.config.webhooks;
   const timestamp = Math.floor(now.getTime() / 1000);
-  let secrets: string[];
-  try {
-    secrets = signingSecrets(
-      { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
-      settings.secretKey,
-      now,
-    );
-  } catch {
-    secrets = [];
-  }
+  const secrets = signingSecrets(
+    app.config,
+    { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
+    now,
+  );
   const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, timestamp, app.config.webhooks, resolver));
   const at = now.toISOString();
   const firstAttemptAt = delivery.firstAttemptAt ?? at;

@@ -8,6 +8,9 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** After a rotation the former secret keeps signing this long. */
 export const SECRET_GRACE_MS = 24 * 60 * 60_000;
+
+/** What a signing secret is sealed for (lib/sealing.ts binds it to the sealed value). */
+export const SECRET_PURPOSE = 'webhook-signing-secret';
 const FIRST_RETRY_MS = 10_000;
 const LONGEST_RETRY_MS = 60 * 60_000;
 

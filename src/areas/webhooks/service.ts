@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import { CHANGE_TYPES } from '../changes/index.js';
-import { seal, unseal } from '../../lib/sealed.js';
+import { sealerFor } from '../../lib/sealing.js';
 import { nowIso } from '../../lib/time.js';
 import {
   deleteWebhook,
@@ -20,7 +20,7 @@ import {
   workspaceOf,
   type WebhookChanges,
 } from './repository.js';
-import { cleanEventTypes, cleanWebhookUrl, matchesEvent, newSecret, SECRET_GRACE_MS } from './rules.js';
+import { cleanEventTypes, cleanWebhookUrl, matchesEvent, newSecret, SECRET_GRACE_MS, SECRET_PURPOSE } from './rules.js';
 import type { Webhook, WebhookCreate, WebhookDelivery, WebhookEnvelope, WebhookUpdate, WebhookWithSecret } from './schemas.js';
 
 /** Read at call time: the changes area imports this one's face (it writes the outbox), so not at load. */
@@ -97,7 +97,7 @@ export async function createWebhook(db: Db, config: Config, actor: Actor, body: 
   };
   const secret = newSecret();
   const row = await db.transaction().execute(async (trx) => {
-    const inserted = await insertWebhook(trx, actor.organizationId, values, seal(secret, config.webhooks.secretKey), nowIso());
+    const inserted = await insertWebhook(trx, actor.organizationId, values, sealerFor(config).seal(SECRET_PURPOSE, secret), nowIso());
     await enqueuePing(trx, actor.organizationId, inserted.id, actor.userId);
     return inserted;
   });
@@ -138,7 +138,7 @@ export async function rotateWebhookSecret(db: Db, config: Config, actor: Actor, 
       actor.organizationId,
       id,
       {
-        secretSealed: seal(secret, config.webhooks.secretKey),
+        secretSealed: sealerFor(config).seal(SECRET_PURPOSE, secret),
         previousSecretSealed: row.secret_sealed,
         previousSecretExpiresAt: new Date(now.getTime() + SECRET_GRACE_MS).toISOString(),
       },
@@ -182,15 +182,19 @@ export async function redeliver(db: Db, actor: Actor, webhookId: string, deliver
   });
 }
 
-/** The secrets that sign a delivery at `now`: the current one, and the former one during its grace period. */
+/**
+ * The secrets that sign a delivery at `now`: the current one, and the former one during its grace
+ * period. Empty when the current one cannot be opened (the server secret changed).
+ */
 export function signingSecrets(
+  config: Config,
   sealed: { current: string; previous: string | null; previousExpiresAt: string | null },
-  secretKey: string | undefined,
   now: Date,
 ): string[] {
-  const secrets = [unseal(sealed.current, secretKey)];
-  if (sealed.previous !== null && sealed.previousExpiresAt !== null && sealed.previousExpiresAt > now.toISOString()) {
-    secrets.push(unseal(sealed.previous, secretKey));
-  }
-  return secrets;
+  const sealer = sealerFor(config);
+  const current = sealer.open(SECRET_PURPOSE, sealed.current);
+  if (current === undefined) return [];
+  const inGrace = sealed.previous !== null && sealed.previousExpiresAt !== null && sealed.previousExpiresAt > now.toISOString();
+  const previous = inGrace ? sealer.open(SECRET_PURPOSE, sealed.previous!) : undefined;
+  return previous === undefined ? [current] : [current, previous];
 }
