@@ -46,17 +46,22 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    Promise.all([webhookWorker.stop(), app.close()]).then(
-      () => {
-        logs.flushSync();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        logs.flushSync();
-        process.exit(1);
-      },
-    );
+    // The worker's pass in flight records its attempts in the database, which app.close() closes: it
+    // ends first (a delivery it has not started stays queued for the next start or another instance).
+    webhookWorker
+      .stop()
+      .then(() => app.close())
+      .then(
+        () => {
+          logs.flushSync();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          logs.flushSync();
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
