@@ -5,11 +5,12 @@ import { servesHttps, type Config } from '../config.js';
 import { SESSION_COOKIE } from './bearer.js';
 
 /**
- * Lets replies set cookies. Requests' cookies are not parsed on every request: only the session
- * cookie is read, by bearerOf, and only when no `Authorization` header is sent.
+ * Lets replies set cookies. The plugin's request hook is what writes them when the reply is sent
+ * (without it the pinned release sends none); the session cookie is read by bearerOf, and only when
+ * no `Authorization` header is sent.
  */
 export const cookies = fp(async (app: FastifyInstance) => {
-  await app.register(fastifyCookie, { hook: false });
+  await app.register(fastifyCookie, { hook: 'onRequest' });
 });
 
 const attributes = (config: Config) => ({
