@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, phoneScreenshot, seriousViolations, startWebWorld, type WebWorld } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { phoneScreenshot, seriousViolations } from '../support/browser.js';
 import { testStores } from '../support/stores.js';
-import { activitiesOf, makeTeam, signedIn, type Team } from './world.js';
+import { activitiesOf, signedIn, withTeamWorld } from './world.js';
 
 /*
  * The web app in Chromium against the real server (bin/start.js on SQLite), as people use it.
@@ -13,21 +12,10 @@ const sqlite = testStores.find((store) => store.name === 'sqlite')!;
 const minutes = (a: { startedAt: string; endedAt: string | null }) => (Date.parse(a.endedAt!) - Date.parse(a.startedAt)) / 60_000;
 
 describe('Web app in a browser', { timeout: 180_000 }, () => {
-  let world: WebWorld;
-  let browser: Browser;
-  let team: Team;
-
-  beforeAll(async () => {
-    [world, browser] = await Promise.all([startWebWorld(sqlite), launchChromium()]);
-    team = await makeTeam(world, 'acme');
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await world?.stop();
-  });
+  const t = withTeamWorld(sqlite, 'acme');
 
   it('the timer starts, shows its elapsed time in the tab title, stops, continues, and its entry is edited in place', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByLabel('What are you working on?').fill('Writing the report');
     await page.getByLabel('Project', { exact: true }).fill('Apollo');
     await page.getByLabel('Project', { exact: true }).press('Tab');
@@ -35,37 +23,37 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('button', { name: 'Stop' }).waitFor();
     await expect.poll(() => page.title(), { timeout: 5000 }).toMatch(/^0:00:0[1-9] · Writing the report · timetrack$/);
-    let listed = await activitiesOf(world, 'acme', team.user.key);
+    let listed = await activitiesOf(t.world, 'acme', t.team.user.key);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ name: 'Writing the report', endedAt: null, projectId: team.project.id });
+    expect(listed[0]).toMatchObject({ name: 'Writing the report', endedAt: null, projectId: t.team.project.id });
 
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('button', { name: 'Start' }).waitFor();
-    await expect.poll(async () => (await activitiesOf(world, 'acme', team.user.key))[0].endedAt).not.toBeNull();
+    await expect.poll(async () => (await activitiesOf(t.world, 'acme', t.team.user.key))[0].endedAt).not.toBeNull();
     expect(await page.title()).toBe('Track · timetrack');
 
     await page.getByRole('button', { name: 'Continue “Writing the report”' }).click();
     await page.getByRole('button', { name: 'Stop' }).waitFor();
-    listed = await activitiesOf(world, 'acme', team.user.key);
+    listed = await activitiesOf(t.world, 'acme', t.team.user.key);
     expect(listed).toHaveLength(2);
-    expect(listed.filter((a) => a.endedAt === null)).toMatchObject([{ name: 'Writing the report', projectId: team.project.id }]);
+    expect(listed.filter((a) => a.endedAt === null)).toMatchObject([{ name: 'Writing the report', projectId: t.team.project.id }]);
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('button', { name: 'Start' }).waitFor();
 
     const name = page.getByLabel('Description').first();
     await name.fill('Writing the annual report');
     await name.press('Enter');
-    await expect.poll(async () => (await activitiesOf(world, 'acme', team.user.key)).map((a) => a.name)).toContain('Writing the annual report');
+    await expect.poll(async () => (await activitiesOf(t.world, 'acme', t.team.user.key)).map((a) => a.name)).toContain('Writing the annual report');
     await context.close();
   });
 
   it('a second tab sees the running timer, and a timer stopped in one tab stops in the other', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByLabel('What are you working on?').fill('Two tabs');
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('button', { name: 'Stop' }).waitFor();
     const second = await context.newPage();
-    await second.goto(`${world.origin('acme')}/`);
+    await second.goto(`${t.world.origin('acme')}/`);
     await second.getByText('Two tabs', { exact: true }).waitFor();
     await second.getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('button', { name: 'Start' }).waitFor();
@@ -73,16 +61,16 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
   });
 
   it('deleting an entry can be undone, and a problem from the API shows beside the field it names', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByLabel('What are you working on?').fill('To delete');
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByRole('button', { name: 'Delete “To delete”' }).click();
     await page.getByRole('status').getByText('Deleted “To delete”.').waitFor();
-    await expect.poll(async () => (await activitiesOf(world, 'acme', team.user.key)).some((a) => a.name === 'To delete')).toBe(false);
+    await expect.poll(async () => (await activitiesOf(t.world, 'acme', t.team.user.key)).some((a) => a.name === 'To delete')).toBe(false);
     await page.getByRole('button', { name: 'Undo' }).click();
     await page.getByRole('button', { name: 'Delete “To delete”' }).waitFor();
-    expect((await activitiesOf(world, 'acme', team.user.key)).filter((a) => a.name === 'To delete')).toHaveLength(1);
+    expect((await activitiesOf(t.world, 'acme', t.team.user.key)).filter((a) => a.name === 'To delete')).toHaveLength(1);
 
     // A name of spaces only is refused by the API at /body/name: the message stands beside that field.
     const field = page.getByLabel('Description').first();
@@ -92,12 +80,12 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     const error = page.locator(`#${await field.getAttribute('id')}-error`);
     await error.waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    expect((await activitiesOf(world, 'acme', team.user.key)).map((a) => a.name)).toContain(before);
+    expect((await activitiesOf(t.world, 'acme', t.team.user.key)).map((a) => a.name)).toContain(before);
     await context.close();
   });
 
   it('a timesheet week typed as 1:30 and 1.5 is the same time through GET /api/activities, and a lowered cell shortens it', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByRole('link', { name: 'Timesheet' }).click();
     await page.getByRole('heading', { name: 'Timesheet' }).waitFor();
     await page.getByRole('button', { name: 'Previous week' }).click();
@@ -111,7 +99,7 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     await cells.nth(2).fill('2h 15m');
     await cells.nth(2).press('Enter');
     await expect.poll(() => page.getByTestId('week-total').textContent()).toBe('5:15');
-    const onApollo = async () => (await activitiesOf(world, 'acme', team.user.key)).filter((a) => a.projectId === team.project.id && a.name === 'Apollo');
+    const onApollo = async () => (await activitiesOf(t.world, 'acme', t.team.user.key)).filter((a) => a.projectId === t.team.project.id && a.name === 'Apollo');
     await expect.poll(async () => (await onApollo()).map(minutes).sort()).toEqual([135, 90, 90].sort());
     await cells.nth(2).fill('0:45');
     await cells.nth(2).press('Enter');
@@ -121,10 +109,10 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
   });
 
   it("a User's locked week is read-only after the lock shows, and the unlock request reaches the administrator", async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     const now = new Date();
     const week = isoWeekOf(now);
-    const locked = await world.api('acme', 'POST', '/timesheets/lock', { token: team.admin.key, body: { userId: team.user.userId, ...week } });
+    const locked = await t.world.api('acme', 'POST', '/timesheets/lock', { token: t.team.admin.key, body: { userId: t.team.user.userId, ...week } });
     expect(locked.status).toBe(200);
     const field = page.getByLabel('Description').first();
     await field.fill('Changed in a locked week');
@@ -133,25 +121,25 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     expect(await page.getByLabel('Description').first().getAttribute('readonly')).not.toBeNull();
     await page.getByRole('button', { name: 'Request unlock' }).click();
     await page.getByText('Your unlock request is waiting for an administrator.').waitFor();
-    const requests = await world.api('acme', 'GET', '/requests', { token: team.admin.key });
-    expect(Object.values(requests.body)).toContainEqual(expect.objectContaining({ type: 'timesheetUnlock', status: 'PENDING', createdBy: team.user.userId, ...week }));
-    await world.api('acme', 'DELETE', `/timesheets/lock/${locked.body.id}`, { token: team.admin.key });
+    const requests = await t.world.api('acme', 'GET', '/requests', { token: t.team.admin.key });
+    expect(Object.values(requests.body)).toContainEqual(expect.objectContaining({ type: 'timesheetUnlock', status: 'PENDING', createdBy: t.team.user.userId, ...week }));
+    await t.world.api('acme', 'DELETE', `/timesheets/lock/${locked.body.id}`, { token: t.team.admin.key });
     await context.close();
   });
 
   it('an API key is created (shown once), works for an HTTP client, and stops working once revoked', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.getByLabel("New key's name").fill('Laptop script');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-api-key').textContent())!;
     expect(key).toMatch(/^ttk_/);
-    const auth = await world.api('acme', 'GET', '/auth', { token: key });
+    const auth = await t.world.api('acme', 'GET', '/auth', { token: key });
     expect(auth.status).toBe(200);
-    expect(auth.body.email).toBe(team.user.email);
+    expect(auth.body.email).toBe(t.team.user.email);
     await page.getByRole('button', { name: 'Revoke Laptop script' }).click();
     await page.getByRole('button', { name: 'Revoke Laptop script' }).waitFor({ state: 'detached' });
-    expect((await world.api('acme', 'GET', '/auth', { token: key })).status).toBe(401);
+    expect((await t.world.api('acme', 'GET', '/auth', { token: key })).status).toBe(401);
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
@@ -159,14 +147,14 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
   });
 
   it('every page passes axe with no serious or critical violation, and is photographed at 360 px', async () => {
-    const { context, page } = await signedIn(browser, world, 'acme', team.user);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     const pages: [string, string, string][] = [
       ['track', '/', 'Track'],
       ['timesheet', '/timesheet', 'Timesheet'],
       ['profile', '/profile', 'Profile'],
     ];
     for (const [name, path, heading] of pages) {
-      await page.goto(`${world.origin('acme')}${path}`);
+      await page.goto(`${t.world.origin('acme')}${path}`);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
       expect(await seriousViolations(page), name).toEqual([]);
@@ -177,10 +165,10 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
   });
 
   it('prints the time to an interactive timer page with an empty cache', async () => {
-    const { context } = await signedIn(browser, world, 'acme', team.user);
+    const { context } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     const page = await context.newPage();
     await page.route('**/*', (route) => route.continue());
-    await page.goto(`${world.origin('acme')}/`);
+    await page.goto(`${t.world.origin('acme')}/`);
     await page.getByRole('button', { name: /^(Start|Stop)$/ }).waitFor();
     const ms = await page.evaluate(() => performance.now());
     console.log(`time to an interactive timer page (empty cache): ${Math.round(ms)} ms`);

@@ -1,33 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebWorld, type WebWorld } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
 import { testStores } from '../support/stores.js';
-import { activitiesOf, makeTeam, signedIn, type Team } from './world.js';
+import { activitiesOf, signedIn, withTeamWorld } from './world.js';
 
 /* The core flows once per store: the app on the server npm start runs, over SQLite and PostgreSQL. */
 
 for (const store of testStores) {
   describe(`Web app core flows [${store.name}]`, { timeout: 180_000 }, () => {
-    let world: WebWorld;
-    let browser: Browser;
-    let team: Team;
-
-    beforeAll(async () => {
-      [world, browser] = await Promise.all([startWebWorld(store), launchChromium()]);
-      team = await makeTeam(world, 'core');
-    }, 180_000);
-    afterAll(async () => {
-      await browser?.close();
-      await world?.stop();
-    });
+    const t = withTeamWorld(store, 'core');
 
     it('a person signs in by email link, runs a timer and fills a timesheet cell, and the API holds the same time', async () => {
-      const { context, page } = await signedIn(browser, world, 'core', team.user);
+      const { context, page } = await signedIn(t.browser, t.world, 'core', t.team.user);
       await page.getByLabel('What are you working on?').fill('Core flow');
       await page.getByRole('button', { name: 'Start' }).click();
       await page.getByRole('button', { name: 'Stop' }).click();
       await page.getByRole('button', { name: 'Start' }).waitFor();
-      const timed = (await activitiesOf(world, 'core', team.user.key)).filter((a) => a.name === 'Core flow');
+      const timed = (await activitiesOf(t.world, 'core', t.team.user.key)).filter((a) => a.name === 'Core flow');
       expect(timed).toHaveLength(1);
       expect(timed[0].endedAt).not.toBeNull();
 
@@ -38,7 +25,7 @@ for (const store of testStores) {
       const cell = page.getByRole('row', { name: /^Apollo/ }).getByRole('textbox').nth(3);
       await cell.fill('1.5');
       await cell.press('Enter');
-      await expect.poll(async () => (await activitiesOf(world, 'core', team.user.key)).filter((a) => a.projectId === team.project.id).map((a) => (Date.parse(a.endedAt!) - Date.parse(a.startedAt)) / 60_000)).toEqual([90]);
+      await expect.poll(async () => (await activitiesOf(t.world, 'core', t.team.user.key)).filter((a) => a.projectId === t.team.project.id).map((a) => (Date.parse(a.endedAt!) - Date.parse(a.startedAt)) / 60_000)).toEqual([90]);
       await context.close();
     });
   });

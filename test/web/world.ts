@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { personContext, type WebWorld } from '../support/browser.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium, personContext, startWebWorld, type WebWorld } from '../support/browser.js';
 import { runCli } from '../support/processes.js';
+import type { TestStore } from '../support/stores.js';
 
 /** A workspace with an administrator and a User who is a member of one project. */
 export interface Team {
@@ -28,6 +29,29 @@ export async function makeTeam(world: WebWorld, domain: string): Promise<Team> {
     user: { email: `uma@${domain}.test`, key: JSON.parse(key.stdout).apiKey, userId: invited.body.id },
     project: { id: project.body.id, name: 'Apollo' },
   };
+}
+
+export interface TeamWorld {
+  world: WebWorld;
+  browser: Browser;
+  team: Team;
+}
+
+/**
+ * For the tests of the enclosing describe: the server npm start runs, on `store`, with a team at
+ * `domain`, and Chromium. The fields are set before the first test.
+ */
+export function withTeamWorld(store: TestStore, domain: string): TeamWorld {
+  const world = {} as TeamWorld;
+  beforeAll(async () => {
+    [world.world, world.browser] = await Promise.all([startWebWorld(store), launchChromium()]);
+    world.team = await makeTeam(world.world, domain);
+  }, 180_000);
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.world?.stop();
+  });
+  return world;
 }
 
 /** Signs in through the sign-in page's email link form, the link read from the outbox, and its button. */
