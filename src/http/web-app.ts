@@ -78,9 +78,9 @@ export async function webApp(app: FastifyInstance): Promise<void> {
     lastModified: false,
     // The build writes a .br and a .gz beside each asset.
     preCompressed: true,
-    setHeaders: (reply) => {
-      reply.header('cache-control', IMMUTABLE);
-      reply.header('x-content-type-options', 'nosniff');
+    setHeaders: (response) => {
+      response.setHeader('cache-control', IMMUTABLE);
+      response.setHeader('x-content-type-options', 'nosniff');
     },
     // The directory may not exist before the first build; requests under /assets/ are then 404.
     allowedPath: () => pages.app !== null,
