@@ -34,7 +34,7 @@ export function SignInPolicy() {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
     const domains = String(data.get('domains') ?? '')
-      .split(/[\s,]+/)
+      .split(/[\n,]+/)
       .map((line) => line.trim())
       .filter(Boolean);
     sent.value = domains;
