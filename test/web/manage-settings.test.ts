@@ -97,6 +97,37 @@ describeInBrowser('Web app: the workspace settings page', ({ h, open }) => {
     await expectAccessible(page);
   });
 
+  it('the sign-in policy: a malformed domain is refused at its field; "two-factor codes required" is then what GET /api/auth/settings answers', async () => {
+    const ws = await h.workspace();
+    const api = as(h, ws);
+    const page = await open(ws, ws.admin, '/settings');
+    const policy = page.getByRole('form', { name: 'Sign-in policy' });
+    const domains = policy.getByLabel(/^Email domains that may join/);
+    await domains.fill('example.com\nnot a domain');
+    await policy.getByRole('button', { name: 'Save sign-in policy' }).click();
+    await policy.locator('#policy-domains-error').getByText(/^not a domain: must be an email domain/).waitFor();
+    expect(await domains.getAttribute('aria-invalid')).toBe('true');
+    expect((await api.get('/api/auth/settings')).body).toEqual({ twoFactorRequired: false, invitationDomains: [] });
+    await expectAccessible(page);
+
+    await domains.fill('Example.com');
+    await policy.getByLabel('Two-factor codes required').check();
+    await policy.getByRole('button', { name: 'Save sign-in policy' }).click();
+    await policy.getByText('Saved.').waitFor();
+    // The admin's API key is not held by the policy (a session without codes now is).
+    expect((await api.get('/api/auth/settings')).body).toEqual({ twoFactorRequired: true, invitationDomains: ['example.com'] });
+  });
+
+  it('the sign-in policy is not shown to someone who is not an administrator', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const page = await open(ws, user, '/settings');
+    await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(await page.getByRole('form', { name: 'Sign-in policy' }).count()).toBe(0);
+    expect(await page.getByText('Two-factor codes required').count()).toBe(0);
+    expect((await as(h, ws, user).get('/api/auth/settings')).status).toBe(403);
+  });
+
   it('deleting the workspace, once its address is typed, removes it and leaves for the service address', async () => {
     const ws = await h.workspace();
     const page = await open(ws, ws.admin, '/settings');

@@ -10,6 +10,7 @@ export const MANAGE_PAGES: Record<string, { title: string; page: () => preact.JS
   '/team': { title: 'Team', page: lazyPage(() => import('../team/TeamPage.js').then((m) => m.TeamPage), { adminOnly: true }) },
   '/requests': { title: 'Requests', page: lazyPage(() => import('../requests/RequestsPage.js').then((m) => m.RequestsPage)) },
   '/settings': { title: 'Settings', page: lazyPage(() => import('../settings/SettingsPage.js').then((m) => m.SettingsPage), { adminOnly: true }) },
+  '/reports': { title: 'Reports', page: lazyPage(() => import('../reports/ReportsPage.js').then((m) => m.ReportsPage)) },
   '/geofences': { title: 'Geofences', page: lazyPage(() => import('../geofences/GeofencesPage.js').then((m) => m.GeofencesPage)) },
 };
 
@@ -31,6 +32,7 @@ export function ManageLinks({ link }: { link: (href: string, label: string) => p
   });
   return (
     <>
+      {link('/reports', 'Reports')}
       {link('/projects', 'Projects')}
       {admin && link('/team', 'Team')}
       <span class="nav-count">

@@ -3,10 +3,11 @@ import { Address } from './Address.js';
 import { Billing } from './Billing.js';
 import { General, Holidays, Rounding } from './General.js';
 import { Locking } from './Locking.js';
+import { SignInPolicy } from './SignInPolicy.js';
 
 /**
  * Workspace settings (administrators): the organization, rounding, timesheet locking, holidays, the
- * address and deletion, and the billing helpers shown as what they are (free).
+ * sign-in policy, the address and deletion, and the billing helpers shown as what they are (free).
  */
 export function SettingsPage() {
   return (
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <Rounding />
       <Locking />
       <Holidays />
+      <SignInPolicy />
       <Address />
       <Billing />
     </>

@@ -1,0 +1,315 @@
+import { useSignal, useSignalEffect } from '@preact/signals';
+import { api, fieldErrors, problemMessage, type Problem } from '../../api/client.js';
+import { describedBy, Field } from '../../components/Field.js';
+import { changes, formats, me, projects, reloadProjects } from '../../lib/session.js';
+import '../manage/manage.css';
+import { directory, loadDirectory } from '../manage/directory.js';
+import { fileNameOf, saveFile } from './download.js';
+import { DimensionList } from './Dimensions.js';
+import { draftOf, METRICS, newDraft, NO_PROJECT, offeredMetrics, PERIODS, runBody, type Draft, type Report, type ReportResult } from './definition.js';
+import { Entries, type Source } from './Entries.js';
+import { ReportChart } from './ReportChart.js';
+import { ResultTable } from './ResultTable.js';
+import './reports.css';
+
+type Format = 'csv' | 'xlsx' | 'pdf';
+const FORMATS: [Format, string][] = [
+  ['csv', 'CSV'],
+  ['xlsx', 'XLSX'],
+  ['pdf', 'PDF'],
+];
+
+/** Whether the person administers a project (and so reads its revenue): their memberships' roles. */
+async function administersAProject(userId: string): Promise<boolean> {
+  const answers = await Promise.all(
+    Object.values(projects.value)
+      .filter((project) => !project.archived)
+      .map((project) => api.GET('/projects/{projectId}/members', { params: { path: { projectId: project.id } } })),
+  );
+  return answers.some((answer) => Object.values(answer.data ?? {}).some((member) => member.userId === userId && member.role === 'Administrator' && !member.archived));
+}
+
+/**
+ * Reports: a definition (period, dimensions in order, metrics, filters) run ad hoc or saved, its chart,
+ * grouped table and detailed entries, and its exports. Metrics the person may not read are not offered.
+ */
+export function ReportsPage() {
+  const timeZone = formats.value.timeZone;
+  const admin = me.value?.role === 'Administrator';
+  const projectAdmin = useSignal(false);
+  const draft = useSignal<Draft>(newDraft(timeZone));
+  const saved = useSignal<Report[]>([]);
+  const result = useSignal<ReportResult | null>(null);
+  const source = useSignal<Source | null>(null);
+  const runs = useSignal(0);
+  const running = useSignal(false);
+  const problem = useSignal<Problem | undefined>(undefined);
+  const saveProblem = useSignal<Problem | undefined>(undefined);
+  const listProblem = useSignal<Problem | undefined>(undefined);
+  const status = useSignal('');
+  const name = useSignal('');
+
+  const loadSaved = async () => {
+    const answer = await api.GET('/reports');
+    if (answer.data) saved.value = Object.values(answer.data).sort((a, b) => Number(!!b.pinned) - Number(!!a.pinned) || a.name.localeCompare(b.name));
+  };
+  useSignalEffect(() => {
+    void changes.value;
+    void loadSaved();
+    void loadDirectory();
+    void reloadProjects().then(async () => {
+      if (!admin && me.value) projectAdmin.value = await administersAProject(me.value.id);
+    });
+  });
+
+  const offered = offeredMetrics(admin, projectAdmin.value);
+  const d = draft.value;
+  const change = (patch: Partial<Draft>) => (draft.value = { ...draft.value, ...patch });
+  const errors = fieldErrors(problem.value);
+
+  const show = async (next: Source) => {
+    running.value = true;
+    const query = { timeZone: next.timeZone };
+    const answer = next.saved
+      ? await api.GET('/reports/{reportId}/run', { params: { path: { reportId: next.saved }, query } })
+      : await api.POST('/reports/run', { params: { query }, body: next.body });
+    running.value = false;
+    problem.value = answer.error;
+    if (answer.data) {
+      // JSON was asked for (no format): the other content types are the downloads.
+      result.value = answer.data as ReportResult;
+      source.value = next;
+      runs.value++;
+    }
+  };
+
+  const run = (event: Event) => {
+    event.preventDefault();
+    void show({ body: runBody(draft.value, timeZone), timeZone });
+  };
+
+  const runSaved = async (report: Report) => {
+    draft.value = draftOf(report, timeZone);
+    name.value = report.name;
+    await show({ saved: report.id, body: runBody(draft.value, timeZone, report.name), timeZone });
+  };
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const answer = await api.POST('/reports', { body: { ...runBody(draft.value, timeZone), name: name.value.trim() } });
+    saveProblem.value = answer.error;
+    if (answer.data) {
+      status.value = `Saved "${answer.data.name}".`;
+      if (source.value && !source.value.saved) source.value = { ...source.value, saved: answer.data.id, body: { ...source.value.body, name: answer.data.name } };
+      await loadSaved();
+    }
+  };
+
+  const pin = async (report: Report) => {
+    const answer = await api.PUT('/reports/{reportId}', { params: { path: { reportId: report.id } }, body: { pinned: !report.pinned } });
+    listProblem.value = answer.error;
+    if (answer.data) status.value = answer.data.pinned ? `Pinned "${report.name}".` : `Unpinned "${report.name}".`;
+    await loadSaved();
+  };
+
+  const remove = async (report: Report) => {
+    const answer = await api.DELETE('/reports/{reportId}', { params: { path: { reportId: report.id } } });
+    listProblem.value = answer.error;
+    if (!answer.error) status.value = `Deleted "${report.name}".`;
+    if (source.value?.saved === report.id) source.value = { ...source.value, saved: undefined };
+    await loadSaved();
+  };
+
+  const exportAs = async (format: Format) => {
+    const from = source.value;
+    if (!from) return;
+    const query = { timeZone: from.timeZone, format };
+    const answer = from.saved
+      ? await api.GET('/reports/{reportId}/run', { params: { path: { reportId: from.saved }, query }, parseAs: 'blob' })
+      : await api.POST('/reports/run', { params: { query }, body: from.body, parseAs: 'blob' });
+    problem.value = answer.error;
+    if (answer.data) saveFile(answer.data as Blob, fileNameOf(answer.response.headers.get('content-disposition'), `report.${format}`));
+  };
+
+  const projectList = Object.values(projects.value)
+    .filter((project) => d.showArchivedProjects || !project.archived || d.projectIds.includes(project.id))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const people = Object.values(directory.value).sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email));
+  const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
+
+  return (
+    <>
+      <h1>Reports</h1>
+      <section class="card" aria-labelledby="saved-heading">
+        <h2 id="saved-heading">Saved reports</h2>
+        {saved.value.length === 0 ? (
+          <p class="muted">No saved reports yet. Run one below and save it.</p>
+        ) : (
+          <ul class="saved-reports" aria-labelledby="saved-heading">
+            {saved.value.map((report) => (
+              <li key={report.id}>
+                <span>
+                  <strong>{report.name}</strong> {report.pinned && <span class="badge">Pinned</span>}
+                </span>
+                <span class="row-actions">
+                  <button type="button" onClick={() => void runSaved(report)} aria-label={`Run ${report.name}`}>
+                    Run
+                  </button>
+                  <button type="button" onClick={() => void pin(report)} aria-label={`${report.pinned ? 'Unpin' : 'Pin'} ${report.name}`}>
+                    {report.pinned ? 'Unpin' : 'Pin'}
+                  </button>
+                  <button type="button" class="danger" onClick={() => void remove(report)} aria-label={`Delete ${report.name}`}>
+                    Delete
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {listProblem.value && (
+          <p class="error" role="alert">
+            {problemMessage(listProblem.value)}
+          </p>
+        )}
+      </section>
+
+      <form class="card" onSubmit={run} aria-labelledby="definition-heading">
+        <h2 id="definition-heading">Report</h2>
+        <div class="inline">
+          <Field id="report-period" label="Period" error={errors.period}>
+            <select id="report-period" value={d.period} onChange={(e) => change({ period: e.currentTarget.value as Draft['period'] })}>
+              {PERIODS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {d.period === 'custom' && (
+            <>
+              <Field id="report-first" label="First day" error={errors.start}>
+                <input id="report-first" type="date" required value={d.first} onInput={(e) => change({ first: e.currentTarget.value })} {...describedBy('report-first', errors.start)} />
+              </Field>
+              <Field id="report-last" label="Last day" error={errors.end}>
+                <input id="report-last" type="date" required value={d.last} onInput={(e) => change({ last: e.currentTarget.value })} {...describedBy('report-last', errors.end)} />
+              </Field>
+            </>
+          )}
+        </div>
+        <DimensionList value={d.dimensions} onChange={(dimensions) => change({ dimensions })} />
+        <fieldset>
+          <legend>Show</legend>
+          {offered.map((metric) => (
+            <span class="check" key={metric}>
+              <input
+                type="checkbox"
+                id={`metric-${metric}`}
+                checked={d.metrics.includes(metric)}
+                onChange={(e) => change({ metrics: e.currentTarget.checked ? offered.filter((m) => m === metric || d.metrics.includes(m)) : d.metrics.filter((m) => m !== metric) })}
+              />
+              <label for={`metric-${metric}`}>{METRICS[metric]}</label>
+            </span>
+          ))}
+          {errors.metrics && (
+            <span class="error" role="alert">
+              {errors.metrics}
+            </span>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>Only</legend>
+          <div class="inline">
+            <Field id="report-billable" label="Billable">
+              <select id="report-billable" value={d.billable} onChange={(e) => change({ billable: e.currentTarget.value as Draft['billable'] })}>
+                <option value="">Billable or not</option>
+                <option value="true">Billable only</option>
+                <option value="false">Not billable only</option>
+              </select>
+            </Field>
+            <Field id="report-name-contains" label="Description contains">
+              <input id="report-name-contains" value={d.nameContains} maxLength={200} onInput={(e) => change({ nameContains: e.currentTarget.value })} />
+            </Field>
+          </div>
+          <details>
+            <summary>Projects {d.projectIds.length ? `(${d.projectIds.length} chosen)` : '(all)'}</summary>
+            <div class="choices" role="group" aria-label="Projects">
+              {projectList.map((project) => (
+                <span class="check" key={project.id}>
+                  <input type="checkbox" id={`filter-project-${project.id}`} checked={d.projectIds.includes(project.id)} onChange={(e) => change({ projectIds: toggle(d.projectIds, project.id, e.currentTarget.checked) })} />
+                  <label for={`filter-project-${project.id}`}>{project.name}</label>
+                </span>
+              ))}
+              <span class="check">
+                <input type="checkbox" id="filter-project-none" checked={d.projectIds.includes(NO_PROJECT)} onChange={(e) => change({ projectIds: toggle(d.projectIds, NO_PROJECT, e.currentTarget.checked) })} />
+                <label for="filter-project-none">No project</label>
+              </span>
+            </div>
+          </details>
+          <details>
+            <summary>People {d.userIds.length ? `(${d.userIds.length} chosen)` : '(all)'}</summary>
+            <div class="choices" role="group" aria-label="People">
+              {people.map((user) => (
+                <span class="check" key={user.id}>
+                  <input type="checkbox" id={`filter-user-${user.id}`} checked={d.userIds.includes(user.id)} onChange={(e) => change({ userIds: toggle(d.userIds, user.id, e.currentTarget.checked) })} />
+                  <label for={`filter-user-${user.id}`}>{user.name || user.email}</label>
+                </span>
+              ))}
+            </div>
+          </details>
+          <span class="check">
+            <input type="checkbox" id="report-archived" checked={d.showArchivedProjects} onChange={(e) => change({ showArchivedProjects: e.currentTarget.checked })} />
+            <label for="report-archived">Include archived projects</label>
+          </span>
+          <span class="check">
+            <input type="checkbox" id="report-empty" checked={!d.hideEmptyRows} onChange={(e) => change({ hideEmptyRows: !e.currentTarget.checked })} />
+            <label for="report-empty">Show empty rows</label>
+          </span>
+        </fieldset>
+        <button type="submit" class="primary" disabled={running.value}>
+          Run report
+        </button>
+        {problem.value && !problem.value.errors && (
+          <p class="error" role="alert">
+            {problemMessage(problem.value)}
+          </p>
+        )}
+      </form>
+
+      <form class="card" onSubmit={save} aria-labelledby="save-heading">
+        <h2 id="save-heading">Save this report</h2>
+        <Field id="report-save-name" label="Report name" error={fieldErrors(saveProblem.value).name}>
+          <input id="report-save-name" required maxLength={255} value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} {...describedBy('report-save-name', fieldErrors(saveProblem.value).name)} />
+        </Field>
+        <button type="submit">Save report</button>
+        {saveProblem.value && !saveProblem.value.errors && (
+          <p class="error" role="alert">
+            {problemMessage(saveProblem.value)}
+          </p>
+        )}
+      </form>
+      <p role="status" class="muted">
+        {status.value}
+      </p>
+
+      {result.value && source.value && (
+        <section class="card report-result" aria-labelledby="result-heading">
+          <h2 id="result-heading">Result</h2>
+          <p class="muted">
+            {formats.value.dayRange(new Date(result.value.start), new Date(new Date(result.value.end).getTime() - 1))} · {result.value.timeZone}
+            {result.value.rounding.enabled && ` · rounded ${result.value.rounding.mode.toLowerCase()} to ${result.value.rounding.interval} minutes`}
+          </p>
+          <ReportChart result={result.value} />
+          <ResultTable result={result.value} />
+          <div class="row-actions" role="group" aria-label="Export">
+            {FORMATS.map(([format, label]) => (
+              <button type="button" key={format} onClick={() => void exportAs(format)}>
+                Export {label}
+              </button>
+            ))}
+          </div>
+        </section>
+      )}
+      {source.value && <Entries key={runs.value} source={source.value} />}
+    </>
+  );
+}
