@@ -74,7 +74,6 @@ function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: 
 }
 
 async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
-  const settings = app.config.webhooks;
   const timestamp = Math.floor(now.getTime() / 1000);
   const secrets = signingSecrets(
     app.config,
