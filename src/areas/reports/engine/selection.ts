@@ -362,6 +362,8 @@ export interface EntryKey {
 /**
  * The report's entries in (startedAt, id) order, a page at a time: the very selection the summary
  * counts (same visibility, filters, archived rules and rounding), each with its rates in force.
+ * The rates are read once for the page's members and users, not joined to every entry: a workspace
+ * has few rate periods, an export many entries.
  */
 export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { after?: EntryKey; limit: number }): Promise<ReportEntry[]> {
   const dialect = dialectOf(db);
@@ -369,20 +371,23 @@ export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { aft
   const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
   const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, pm.id as member_id, a.billable, a.started_at, a.ended_at,
-      ${sql.raw(seconds)} as duration, ${sql.raw(roundedSecondsSql(seconds, spec.rounding))} as rounded_duration, ${sql.raw(RATE_COLUMNS)},
+      ${sql.raw(seconds)} as duration, ${sql.raw(roundedSecondsSql(seconds, spec.rounding))} as rounded_duration,
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from activities a
     join users u on u.id = a.user_id
     left join projects p on p.id = a.project_id
     left join project_members pm on pm.project_id = a.project_id and pm.user_id = a.user_id
-    ${sql.raw(RATE_JOINS('a.started_at', 'a.user_id'))}
     where ${entryConditions(dialect, spec)} and ${pairConditions(spec)}${after}
     order by a.started_at, a.id
     limit ${sql.lit(page.limit)}`.execute(db);
+  if (rows.length === 0) return [];
+  const span = { first: rows[0].started_at, last: rows[rows.length - 1].started_at };
+  const memberIds = [...new Set(rows.flatMap((row) => (row.member_id === null ? [] : [row.member_id])))];
+  const revenueRates = await ratePeriods(db, 'revenue_rates', 'member_id', memberIds, span);
+  const costRates = await ratePeriods(db, 'cost_rates', 'user_id', [...new Set(rows.map((row) => row.user_id))], span);
   return rows.map((row) => {
     const readableRow = Number(row.revenue_readable) === 1;
-    const revenue = rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value);
-    const cost = rateOf(row.cost_rate_id, row.cost_currency, row.cost_value);
+    const revenue = row.member_id === null ? null : rateAt(revenueRates.get(row.member_id), row.started_at);
     return {
       id: row.id,
       name: row.name,
@@ -394,14 +399,51 @@ export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { aft
       endedAt: row.ended_at,
       duration: Number(row.duration),
       roundedDuration: Number(row.rounded_duration),
-      revenueRate: revenue === null || !readableRow ? null : { id: row.revenue_rate_id!, ...revenue },
+      revenueRate: readableRow ? revenue : null,
       revenueReadable: readableRow,
-      costRate: cost === null ? null : { id: row.cost_rate_id!, ...cost },
+      costRate: rateAt(costRates.get(row.user_id), row.started_at),
     };
   });
 }
 
-interface EntryRow extends Omit<GroupRow, 'entries' | 'time' | 'billable_time' | 'billable_entries' | 'b_day' | 'b_week' | 'b_month'> {
+interface RatePeriod {
+  id: string;
+  currency: string;
+  value: number;
+  from: string;
+  to: string | null;
+}
+
+/** The rate periods of these members (or users) in force at some instant of the span, by owner. */
+async function ratePeriods(
+  db: Db,
+  table: 'revenue_rates' | 'cost_rates',
+  owner: 'member_id' | 'user_id',
+  ownerIds: string[],
+  span: { first: string; last: string },
+): Promise<Map<string, RatePeriod[]>> {
+  const byOwner = new Map<string, RatePeriod[]>();
+  if (ownerIds.length === 0) return byOwner;
+  const { rows } = await sql<{ owner: string; id: string; currency: string; value: number | string; from_at: string; to_at: string | null }>`
+    select ${sql.ref(owner)} as owner, id, currency, value, from_at, to_at from ${sql.table(table)}
+    where ${sql.ref(owner)} in (${sql.join(ownerIds)}) and from_at <= ${span.last} and (to_at is null or to_at > ${span.first})`.execute(db);
+  for (const row of rows) {
+    const periods = byOwner.get(row.owner) ?? [];
+    periods.push({ id: row.id, currency: row.currency, value: Number(row.value), from: row.from_at, to: row.to_at });
+    byOwner.set(row.owner, periods);
+  }
+  return byOwner;
+}
+
+/** The rate in force at the instant: from its start (inclusive) to its end (exclusive, or open). */
+function rateAt(periods: RatePeriod[] | undefined, at: string): RatePeriod | null {
+  for (const period of periods ?? []) {
+    if (period.from <= at && (period.to === null || period.to > at)) return period;
+  }
+  return null;
+}
+
+interface EntryRow extends Pick<GroupRow, 'user_id' | 'project_id' | 'member_id' | 'revenue_readable'> {
   id: string;
   name: string;
   billable: boolean | number;
