@@ -25,20 +25,46 @@ export interface Names {
 
 /** An amount of `seconds` at `value` an hour, in minor units of the currency, rounded half away from zero (values are never negative). */
 export function minorAmount(seconds: number, value: number, currency: string): number {
-  const { numerator, divisor } = rateTerms(value, currency);
+  const { numerator, divisor, small } = rateTerms(value, currency);
+  if (small !== undefined && seconds <= MAX_EXACT_SECONDS) {
+    // Safe integers (see MAX_EXACT_SECONDS): the floating quotient is off by at most one, corrected here.
+    const top = 2 * seconds * small.numerator + small.divisor;
+    const bottom = 2 * small.divisor;
+    let quotient = Math.floor(top / bottom);
+    if (quotient * bottom > top) quotient--;
+    else if ((quotient + 1) * bottom <= top) quotient++;
+    return quotient;
+  }
   return Number((2n * BigInt(seconds) * numerator + divisor) / (2n * divisor));
 }
 
 /** A rate's exact terms per currency, kept: an export applies the same few rates to every entry. */
-const TERMS = new Map<string, { numerator: bigint; divisor: bigint }>();
+interface RateTerms {
+  numerator: bigint;
+  divisor: bigint;
+  /** The same as numbers, when both are small enough for an entry of up to MAX_EXACT_SECONDS. */
+  small?: { numerator: number; divisor: number };
+}
+const TERMS = new Map<string, RateTerms>();
 const MAX_TERMS = 10_000;
+/**
+ * Bounds under which an amount is computed in numbers, exactly: seconds < 2^25 (over a year),
+ * numerator < 2^26 and divisor < 2^40 keep 2·seconds·numerator + 2·divisor below 2^53. Longer
+ * entries and finer rates take the bigint path.
+ */
+const MAX_EXACT_SECONDS = 2 ** 25 - 1;
+const MAX_SMALL_NUMERATOR = 2n ** 26n;
+const MAX_SMALL_DIVISOR = 2n ** 40n;
 
-function rateTerms(value: number, currency: string): { numerator: bigint; divisor: bigint } {
+function rateTerms(value: number, currency: string): RateTerms {
   const key = `${currency} ${value}`;
   let terms = TERMS.get(key);
   if (terms === undefined) {
     const rate = decimalOf(value);
-    terms = { numerator: rate.numerator * 10n ** BigInt(minorUnitsOf(currency)), divisor: 3600n * rate.denominator };
+    const numerator = rate.numerator * 10n ** BigInt(minorUnitsOf(currency));
+    const divisor = 3600n * rate.denominator;
+    terms = { numerator, divisor };
+    if (numerator < MAX_SMALL_NUMERATOR && divisor < MAX_SMALL_DIVISOR) terms.small = { numerator: Number(numerator), divisor: Number(divisor) };
     if (TERMS.size >= MAX_TERMS) TERMS.clear();
     TERMS.set(key, terms);
   }
@@ -82,9 +108,13 @@ export function detailedEntry(entry: ReportEntry, names: Names, money: MoneyShow
   return out;
 }
 
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 /** Wall-clock times of instants in a zone, over a period: each instant takes the offset of its own side of a DST change. */
 export function wallClock(zone: string, start: string, end: string): (instant: string) => string {
   const segments = offsetSegments(zone, Date.parse(start), Date.parse(end) + 32 * 86_400_000);
+  // UTC and zones without an offset in the period: the stored instant's own first 19 characters.
+  if (segments.length === 1 && segments[0].offsetSeconds === 0) return (instant) => (CANONICAL.test(instant) ? instant.slice(0, 19) : new Date(instant).toISOString().slice(0, 19));
   return (instant) => {
     const ms = Date.parse(instant);
     let offset = segments[0].offsetSeconds;
@@ -140,45 +170,59 @@ export function detailRowWriter(columns: ExportColumn[], names: Names, money: Mo
     sums.set(`${key} ${currency}`, (sums.get(`${key} ${currency}`) ?? 0) + minor);
     return majorOf(minor, currency);
   };
+  /** One entry as a row reads it: the entry, its wall-clock start, its amounts in minor units. */
+  interface Written {
+    entry: ReportEntry;
+    started: string;
+    revenue: number | null;
+    cost: number | null;
+  }
+  const cellOf = (column: ExportColumn): ((row: Written) => Cell) => {
+    switch (column.key) {
+      case 'user':
+        return ({ entry }) => names.user(entry.userId);
+      case 'project':
+        return ({ entry }) => (entry.projectId === null ? null : names.project(entry.projectId));
+      case 'name':
+        return ({ entry }) => entry.name;
+      case 'billable':
+        return ({ entry }) => entry.billable;
+      case 'date':
+        return ({ started }) => started.slice(0, 10);
+      case 'startedAt':
+        return ({ started }) => started;
+      case 'endedAt':
+        return ({ entry }) => local(entry.endedAt);
+      case 'duration':
+        return ({ entry }) => entry.roundedDuration;
+      case 'rawDuration':
+        return ({ entry }) => entry.duration;
+      case 'revenueRate':
+        return ({ entry: { revenueReadable, revenueRate } }) =>
+          money.revenue && revenueReadable && revenueRate !== null && revenueRate.currency === column.currency ? revenueRate.value : null;
+      case 'revenue':
+        return ({ entry: { revenueRate }, revenue }) =>
+          revenue === null || revenueRate === null || revenueRate.currency !== column.currency ? null : counted(column.key, revenueRate.currency, revenue);
+      case 'costRate':
+        return ({ entry: { costRate } }) => (money.cost && costRate !== null && costRate.currency === column.currency ? costRate.value : null);
+      case 'cost':
+        return ({ entry: { costRate }, cost }) =>
+          cost === null || costRate === null || costRate.currency !== column.currency ? null : counted(column.key, costRate.currency, cost);
+      default:
+        return () => null;
+    }
+  };
+  const cells = columns.map(cellOf);
   const row = (entry: ReportEntry): Cell[] => {
     duration += entry.roundedDuration;
     rawDuration += entry.duration;
-    const revenue = money.revenue && entry.revenueReadable ? revenueMinor(entry) : null;
-    const cost = money.cost ? costMinor(entry) : null;
-    const started = local(entry.startedAt);
-    const { revenueRate, costRate } = entry;
-    return columns.map((column): Cell => {
-      switch (column.key) {
-        case 'user':
-          return names.user(entry.userId);
-        case 'project':
-          return entry.projectId === null ? null : names.project(entry.projectId);
-        case 'name':
-          return entry.name;
-        case 'billable':
-          return entry.billable;
-        case 'date':
-          return started.slice(0, 10);
-        case 'startedAt':
-          return started;
-        case 'endedAt':
-          return local(entry.endedAt);
-        case 'duration':
-          return entry.roundedDuration;
-        case 'rawDuration':
-          return entry.duration;
-        case 'revenueRate':
-          return money.revenue && entry.revenueReadable && revenueRate !== null && revenueRate.currency === column.currency ? revenueRate.value : null;
-        case 'revenue':
-          return revenue === null || revenueRate === null || revenueRate.currency !== column.currency ? null : counted(column.key, revenueRate.currency, revenue);
-        case 'costRate':
-          return money.cost && costRate !== null && costRate.currency === column.currency ? costRate.value : null;
-        case 'cost':
-          return cost === null || costRate === null || costRate.currency !== column.currency ? null : counted(column.key, costRate.currency, cost);
-        default:
-          return null;
-      }
-    });
+    const written: Written = {
+      entry,
+      started: local(entry.startedAt),
+      revenue: money.revenue && entry.revenueReadable ? revenueMinor(entry) : null,
+      cost: money.cost ? costMinor(entry) : null,
+    };
+    return cells.map((cell) => cell(written));
   };
   const totals = (): Cell[] =>
     columns.map((column, i): Cell => {

@@ -52,7 +52,7 @@ export async function detailedReport(db: Db, actor: Actor, definition: RunDefini
     period: { name: definition.period, ...run.period },
     timeZone: run.timeZone,
     columns,
-    rows: mapped(everyEntry(db, run), writer.row),
+    rows: mapped(everyEntry(db, run), (entries) => entries.map(writer.row)),
     totals: writer.totals,
   };
   const firstDay = wallClock(run.timeZone, run.period.start, run.period.start)(run.period.start).slice(0, 10);
@@ -102,12 +102,12 @@ async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): Asyn
 }
 
 /**
- * Every entry of the run, piece after piece as the client takes the file. PostgreSQL reads every piece
+ * Every entry of the run, in pieces (one statement's entries each) as the client takes the file. PostgreSQL reads every piece
  * from one REPEATABLE READ snapshot, held until the last piece or until the answer is abandoned (the
  * generator's return rolls it back). SQLite, whose one connection serves every request, reads each
  * piece on its own: an entry changed while a long export is read may be missed or show its new values.
  */
-async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> {
+async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
   if (dialectOf(db) === 'sqlite' || db.isTransaction) {
     yield* pieces(db, run);
     return;
@@ -123,11 +123,11 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> 
   }
 }
 
-async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry> {
+async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
   let after: ListKey | undefined;
   for (;;) {
     const entries = await reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE });
-    yield* entries;
+    if (entries.length > 0) yield entries;
     if (entries.length < DETAIL_PIECE) return;
     const last = entries[entries.length - 1];
     after = { startedAt: last.startedAt, id: last.id };

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { decimalHours, hoursMinutes, moneyText, rowsOf, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, decimalHours, hoursMinutes, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
  * CSV as RFC 4180 writes it (docs/rules.md §6 Report exports): UTF-8 with a byte-order mark (so
@@ -38,42 +38,57 @@ function headers(column: ExportColumn): string[] {
   }
 }
 
-/** The fields of one cell, as many as its column's headers. */
-function fields(column: ExportColumn, cell: Cell): string[] {
-  if (cell === null || cell === undefined) return column.kind === 'duration' ? ['', ''] : [''];
+/** A column's cell as its fields (as many as its headers, joined by commas), decided once per column. */
+function fieldsWriter(column: ExportColumn): (cell: NonNullable<Cell>) => string {
   switch (column.kind) {
     case 'duration':
-      return [decimalHours(Number(cell)), hoursMinutes(Number(cell))];
-    case 'money':
-      return [moneyText(Number(cell), column.currency ?? 'XXX')];
+      return (cell) => `${decimalHours(Number(cell))},${hoursMinutes(Number(cell))}`;
+    case 'money': {
+      const digits = minorDigits(column.currency ?? 'XXX');
+      return (cell) => Number(cell).toFixed(digits);
+    }
     case 'count':
     case 'rate':
-      return [String(cell)];
+      return String;
     case 'boolean':
-      return [cell ? 'true' : 'false'];
+      return (cell) => (cell ? 'true' : 'false');
     case 'dateTime':
       // `2026-07-01 09:00:00`: the form spreadsheet programs read as a date and time.
-      return [String(cell).replace('T', ' ')];
+      return (cell) => String(cell).replace('T', ' ');
     default:
-      return [field(neutralised(String(cell)))];
+      return (cell) => field(neutralised(String(cell)));
   }
 }
 
-const record = (columns: ExportColumn[], cells: Cell[]): string =>
-  columns.flatMap((column, i) => fields(column, cells[i] ?? null)).join(',') + CRLF;
+/** Writes a row of the columns as one CSV record. */
+function recordWriter(columns: ExportColumn[]): (cells: Cell[]) => string {
+  const writers = columns.map((column) => {
+    const write = fieldsWriter(column);
+    const empty = column.kind === 'duration' ? ',' : '';
+    return (cell: Cell | undefined) => (cell === null || cell === undefined ? empty : write(cell));
+  });
+  return (cells) => {
+    let line = writers[0](cells[0]);
+    for (let i = 1; i < writers.length; i++) line += ',' + writers[i](cells[i]);
+    return line + CRLF;
+  };
+}
 
 /** The table as CSV text, in pieces of about 64 kB, read from the rows as the client takes them. */
 export async function* csvPieces(table: ExportTable): AsyncGenerator<string> {
   const { columns } = table;
+  const record = recordWriter(columns);
   let piece = BOM + columns.flatMap(headers).map((header) => field(neutralised(header))).join(',') + CRLF;
-  for await (const cells of rowsOf(table.rows)) {
-    piece += record(columns, cells);
-    if (piece.length >= PIECE_CHARS) {
-      yield piece;
-      piece = '';
+  for await (const batch of batchesOf(table.rows)) {
+    for (const cells of batch) {
+      piece += record(cells);
+      if (piece.length >= PIECE_CHARS) {
+        yield piece;
+        piece = '';
+      }
     }
   }
-  if (table.totals) piece += record(columns, table.totals());
+  if (table.totals) piece += record(table.totals());
   yield piece;
 }
 

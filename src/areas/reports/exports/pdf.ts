@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { hoursMinutes, minorDigits, rowsOf, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, hoursMinutes, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
  * The PDF of a summary (docs/rules.md §6 Report exports): A4 landscape with the title, the period and
@@ -100,7 +100,9 @@ async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
     doc.y = y + ROW_HEIGHT;
   };
   drawRow(table.columns.map(header), true);
-  for await (const cells of rowsOf(table.rows)) drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+  for await (const batch of batchesOf(table.rows)) {
+    for (const cells of batch) drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+  }
   if (table.totals) {
     const totals = table.totals();
     drawRow(table.columns.map((column, i) => cellText(column, totals[i] ?? null)), true);

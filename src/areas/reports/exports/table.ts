@@ -40,8 +40,11 @@ export interface ExportTable {
   /** The IANA time zone days, weeks, months and wall-clock times are in. */
   timeZone: string;
   columns: ExportColumn[];
-  /** One array of cells a row, in column order; `null` is an empty cell. */
-  rows: Iterable<Cell[]> | AsyncIterable<Cell[]>;
+  /**
+   * One array of cells a row, in column order (`null` is an empty cell): all at once, or in batches
+   * that arrive one after another (a detailed report reads them from the store piece by piece).
+   */
+  rows: Cell[][] | AsyncIterable<Cell[][]>;
   /** The totals row (in column order, `null` where nothing is summed), asked for once every row is read. */
   totals?: () => Cell[];
   /** For the PDF: bars of the first dimension (label, value in the chart's unit). */
@@ -64,10 +67,8 @@ export const DECIMAL_HOUR_DIGITS = 2;
 /** Seconds as decimal hours, to a hundredth (`5400` → `1.50`). */
 export const decimalHours = (seconds: number): string => (seconds / 3600).toFixed(DECIMAL_HOUR_DIGITS);
 
-/** An amount with exactly the digits of its currency's minor unit (`1234.5` EUR → `1234.50`). */
-export const moneyText = (amount: number, currency: string): string => amount.toFixed(minorDigits(currency));
-
-/** The rows as one async sequence, however the table holds them. */
-export const rowsOf = async function* (rows: ExportTable['rows']): AsyncGenerator<Cell[]> {
-  yield* rows;
+/** The rows in batches, however the table holds them: a writer takes a batch in one turn. */
+export const batchesOf = async function* (rows: ExportTable['rows']): AsyncGenerator<Cell[][]> {
+  if (Array.isArray(rows)) yield rows;
+  else yield* rows;
 };

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { minorDigits, rowsOf, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
  * XLSX written by exceljs's streaming writer (docs/rules.md §6 Report exports): each row goes to the
@@ -83,10 +83,12 @@ async function write(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: PassThro
   head.font = { bold: true };
   head.commit();
   let added = 0;
-  for await (const cells of rowsOf(table.rows)) {
-    sheet.addRow(columns.map((column, i) => value(column, cells[i] ?? null))).commit();
-    if (++added % ROWS_BETWEEN_CHECKS === 0) await paced(out);
-    if (out.destroyed) return;
+  for await (const batch of batchesOf(table.rows)) {
+    for (const cells of batch) {
+      sheet.addRow(columns.map((column, i) => value(column, cells[i] ?? null))).commit();
+      if (++added % ROWS_BETWEEN_CHECKS === 0) await paced(out);
+      if (out.destroyed) return;
+    }
   }
   if (table.totals) {
     const cells = table.totals();
