@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { WebhookConfig } from '../../config.js';
+import type { Trx } from '../../db/database.js';
 import { enqueueMessage } from '../mail/index.js';
 import {
   administratorsOf,
@@ -83,46 +84,53 @@ async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Dat
   const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, timestamp, app.config.webhooks, resolver));
   const at = now.toISOString();
   const firstAttemptAt = delivery.firstAttemptAt ?? at;
-  await insertAttempt(app.db, delivery.id, { at, ...outcome });
+  const next = outcome.error === null ? null : nextAttemptAfterFailure(new Date(firstAttemptAt), now, delivery.attempts + 1);
+  // The attempt and what follows from it are one transaction: one commit a delivery, not two.
+  const gaveUp = await app.db.transaction().execute(async (trx) => {
+    await insertAttempt(trx, delivery.id, { at, ...outcome });
+    if (outcome.error === null) {
+      await finishAttempt(trx, delivery.id, delivery.claim, { status: 'succeeded', firstAttemptAt, nextAttemptAt: null, finishedAt: at });
+      return false;
+    }
+    if (next !== null) {
+      await finishAttempt(trx, delivery.id, delivery.claim, { status: 'pending', firstAttemptAt, nextAttemptAt: next.toISOString(), finishedAt: null });
+      return false;
+    }
+    await giveUp(trx, delivery, outcome.error, firstAttemptAt, at);
+    return true;
+  });
   if (outcome.error === null) {
-    await finishAttempt(app.db, delivery.id, delivery.claim, { status: 'succeeded', firstAttemptAt, nextAttemptAt: null, finishedAt: at });
     result.succeeded++;
     return;
   }
-  const next = nextAttemptAfterFailure(new Date(firstAttemptAt), now, delivery.attempts + 1);
-  if (next !== null) {
-    await finishAttempt(app.db, delivery.id, delivery.claim, { status: 'pending', firstAttemptAt, nextAttemptAt: next.toISOString(), finishedAt: null });
-    app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error: outcome.error, nextAttemptAt: next.toISOString() }, 'webhook delivery failed; will retry');
-    result.failed++;
-    return;
-  }
-  await giveUp(app, delivery, outcome.error, firstAttemptAt, at);
   result.failed++;
-  result.gaveUp++;
+  if (gaveUp) {
+    result.gaveUp++;
+    app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error: outcome.error }, 'webhook delivery gave up; webhook disabled');
+  } else {
+    app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error: outcome.error, nextAttemptAt: next?.toISOString() }, 'webhook delivery failed; will retry');
+  }
 }
 
-/** The retry window is over: the delivery fails, the webhook is disabled and the workspace's administrators are mailed, in one transaction. */
-async function giveUp(app: FastifyInstance, delivery: ClaimedDelivery, error: string, firstAttemptAt: string, at: string): Promise<void> {
+/** The retry window is over: the delivery fails, the webhook is disabled and the workspace's administrators are mailed. */
+async function giveUp(trx: Trx, delivery: ClaimedDelivery, error: string, firstAttemptAt: string, at: string): Promise<void> {
   const reason = `A delivery failed for 24 hours (last error: ${error}); enable the webhook again once its receiver answers.`;
-  await app.db.transaction().execute(async (trx) => {
-    if (!(await finishAttempt(trx, delivery.id, delivery.claim, { status: 'failed', firstAttemptAt, nextAttemptAt: null, finishedAt: at }))) return;
-    if (!(await disableWebhook(trx, delivery.webhookId, reason, at))) return;
-    for (const admin of await administratorsOf(trx, delivery.organizationId)) {
-      await enqueueMessage(trx, {
-        organizationId: delivery.organizationId,
-        to: admin.email,
-        kind: 'webhookDisabled',
-        subject: 'A webhook of your timetrack workspace was disabled',
-        body:
-          `Hello${admin.name ? ` ${admin.name}` : ''},\n\n` +
-          `timetrack could not deliver an event to the webhook ${delivery.url} for 24 hours and has disabled it.\n` +
-          `Last error: ${error}\n\n` +
-          `Once the receiver answers again, enable the webhook (PUT /api/webhooks/${delivery.webhookId} with {"enabled": true}); ` +
-          `its undelivered events are then delivered, and failed ones can be sent again with the redeliver route.\n`,
-      });
-    }
-  });
-  app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error }, 'webhook delivery gave up; webhook disabled');
+  if (!(await finishAttempt(trx, delivery.id, delivery.claim, { status: 'failed', firstAttemptAt, nextAttemptAt: null, finishedAt: at }))) return;
+  if (!(await disableWebhook(trx, delivery.webhookId, reason, at))) return;
+  for (const admin of await administratorsOf(trx, delivery.organizationId)) {
+    await enqueueMessage(trx, {
+      organizationId: delivery.organizationId,
+      to: admin.email,
+      kind: 'webhookDisabled',
+      subject: 'A webhook of your timetrack workspace was disabled',
+      body:
+        `Hello${admin.name ? ` ${admin.name}` : ''},\n\n` +
+        `timetrack could not deliver an event to the webhook ${delivery.url} for 24 hours and has disabled it.\n` +
+        `Last error: ${error}\n\n` +
+        `Once the receiver answers again, enable the webhook (PUT /api/webhooks/${delivery.webhookId} with {"enabled": true}); ` +
+        `its undelivered events are then delivered, and failed ones can be sent again with the redeliver route.\n`,
+    });
+  }
 }
 
 const PRUNE_EVERY_MS = 60 * 60_000;
