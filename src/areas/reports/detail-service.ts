@@ -35,7 +35,7 @@ export async function detailedReport(db: Db, actor: Actor, definition: RunDefini
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
   if (query.cursor !== undefined && after === undefined) throw invalid('/query/cursor', 'is not a cursor of this report: use the link of a page');
   const run = await prepareReportRun(db, actor, definition, query.timeZone);
-  const names = namesOf(await readDirectory(db, actor.organizationId));
+  const names = namesOf(await readDirectory(db, actor.organizationId, false));
   const money: MoneyShown = {
     revenue: run.spec.revenue !== null,
     cost: definition.metrics.includes('cost') || definition.metrics.includes('profit'),

@@ -11,7 +11,11 @@ export interface Directory {
   members: Map<string, { projectId: string; userId: string; archived: boolean; admin: boolean }>;
 }
 
-export async function readDirectory(db: Db, organizationId: string): Promise<Directory> {
+/**
+ * The directory of the workspace. Memberships are read only `withMembers` (a member dimension, or
+ * empty rows to fill): a workspace has many more of them than projects and users.
+ */
+export async function readDirectory(db: Db, organizationId: string, withMembers: boolean): Promise<Directory> {
   const [projects, users, members] = await Promise.all([
     db.selectFrom('projects').select(['id', 'name', 'archived']).where('organization_id', '=', organizationId).execute(),
     db
@@ -20,7 +24,9 @@ export async function readDirectory(db: Db, organizationId: string): Promise<Dir
       .select(['users.id', 'users.name', 'accounts.email', 'users.archived'])
       .where('users.organization_id', '=', organizationId)
       .execute(),
-    db.selectFrom('project_members').select(['id', 'project_id', 'user_id', 'archived', 'role']).where('organization_id', '=', organizationId).execute(),
+    withMembers
+      ? db.selectFrom('project_members').select(['id', 'project_id', 'user_id', 'archived', 'role']).where('organization_id', '=', organizationId).execute()
+      : [],
   ]);
   return {
     projects: new Map(projects.map((row) => [row.id, { name: row.name, archived: fromDbBool(row.archived) }])),

@@ -40,7 +40,7 @@ export async function runSummary(db: Db, run: ReportRun): Promise<SummaryResult>
   const zone = timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(spec, run.timeZone);
   const [rateChanges, directory] = await Promise.all([
     withRates ? rateChangesIn(db, spec.organizationId, spec.period) : [],
-    readDirectory(db, spec.organizationId),
+    readDirectory(db, spec.organizationId, dimensions.includes('member') || !definition.hideEmptyRows),
   ]);
   const groups = await summaryGroups(db, spec, { timeDimensions, zone, withRates, rateChanges });
   const context: TreeContext = {
