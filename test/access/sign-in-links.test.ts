@@ -183,6 +183,26 @@ describeEachStore(
       }
     });
 
+    it('one address is mailed at most 5 sign-in and reset links an hour by a workspace, and 5 workspace lists: past that the same {} and no mail', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      const other = await h.user(ws);
+      const ask = (path: string, email: string, host = ws.host) => h.call('POST', `/api/auth/${path}`, { host, body: { email } });
+      for (const path of ['email-link', 'password-reset', 'email-link', 'password-reset', 'email-link', 'email-link', 'password-reset']) {
+        const res = await ask(path, user.email);
+        expect([res.status, res.text]).toEqual([200, '{}']);
+      }
+      expect((await outboxTo(h, user.email)).map((m) => m.kind)).toEqual(['signInLink', 'passwordReset', 'signInLink', 'passwordReset', 'signInLink']);
+      await ok(ask('email-link', other.email));
+      expect(await outboxTo(h, other.email)).toHaveLength(1);
+      for (let i = 0; i < 6; i++) await ok(ask('find-workspaces', user.email, h.config.baseDomain));
+      expect((await outboxTo(h, user.email)).filter((m) => m.kind === 'workspaceList')).toHaveLength(5);
+
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * MINUTE });
+      await ok(ask('email-link', user.email));
+      expect((await outboxTo(h, user.email)).filter((m) => m.kind === 'signInLink')).toHaveLength(4);
+    });
+
     it('POST /auth/find-workspaces at the bare domain mails the address its workspaces, and answers an unknown address alike', async () => {
       const first = await h.workspace();
       const second = await h.workspace();

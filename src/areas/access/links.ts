@@ -4,8 +4,9 @@ import type { Db, Trx } from '../../db/database.js';
 import type { Workspace } from '../../domain/actor.js';
 import { normalizeEmail } from '../../lib/email.js';
 import { addHours, nowIso } from '../../lib/time.js';
+import { LINK_MAILS_PER_ADDRESS_HOUR } from './rules.js';
 import { hashToken, newToken, ONE_TIME_TOKEN_PREFIX } from '../../lib/tokens.js';
-import { enqueueMessage } from '../mail/index.js';
+import { countRecentMessages, enqueueMessage } from '../mail/index.js';
 import { findActiveUserByEmail, insertOneTimeToken, workspacesOfEmail, type OneTimePurpose } from './repository.js';
 
 /** How long each kind of mailed link works (docs/rules.md §7 Links): a sign-in or reset link a quarter of an hour, an invitation a week. */
@@ -31,6 +32,16 @@ export async function issueSignInLink(
   const expiresAt = addHours(nowIso(), LINK_TTL_HOURS[link.purpose]);
   await insertOneTimeToken(trx, { organizationId: link.workspace.id, userId: link.userId, token, expiresAt, purpose: link.purpose });
   return { url: linkPageUrl(link.config, link.workspace.domain, token), expiresAt };
+}
+
+/**
+ * Whether an address has had its hour's share of requested mail (docs/rules.md §7 Links): links and
+ * workspace lists are mailed on anyone's request, so an inbox is not flooded through them. Over it,
+ * nothing more is mailed for the hour, and the answer does not change.
+ */
+async function mailedEnough(db: Db, organizationId: string | null, address: string, kinds: string[]): Promise<boolean> {
+  const since = addHours(nowIso(), -1);
+  return (await countRecentMessages(db, { organizationId, address, kinds, since })) >= LINK_MAILS_PER_ADDRESS_HOUR;
 }
 
 const MAIL: Record<'sign-in' | 'password-reset', { kind: string; subject: (domain: string) => string; lead: string }> = {
@@ -66,6 +77,7 @@ export async function mailSignInLink(
     return;
   }
   const mail = MAIL[purpose];
+  if (await mailedEnough(db, workspace.id, normalizeEmail(email), [MAIL['sign-in'].kind, MAIL['password-reset'].kind])) return;
   await db.transaction().execute(async (trx) => {
     const { url, expiresAt } = await issueSignInLink(trx, { config, workspace, userId: user.userId, purpose });
     await enqueueMessage(trx, {
@@ -89,6 +101,7 @@ export async function mailSignInLink(
 export async function mailWorkspaceList(db: Db, config: Config, email: string): Promise<void> {
   const workspaces = await workspacesOfEmail(db, email);
   if (workspaces.length === 0) return;
+  if (await mailedEnough(db, null, normalizeEmail(email), ['workspaceList'])) return;
   await enqueueMessage(db, {
     organizationId: null,
     to: normalizeEmail(email),

@@ -59,6 +59,22 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<strin
   return id;
 }
 
+/**
+ * How many messages of these kinds were written to an address since an instant, in one workspace
+ * (or, with `organizationId` null, outside any): an index range over the workspace's recent mail.
+ */
+export async function countRecentMessages(db: Db, to: { organizationId: string | null; address: string; kinds: string[]; since: string }): Promise<number> {
+  let query = db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('created_at', '>', to.since)
+    .where('to_address', '=', to.address)
+    .where('kind', 'in', to.kinds);
+  query = to.organizationId === null ? query.where('organization_id', 'is', null) : query.where('organization_id', '=', to.organizationId);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** What a message's body becomes once the secret it carried has expired or been used. */
 export const EXPIRED_BODY = 'This message carried a one-time link. The link has been used or has expired, so its text is no longer kept.\n';
 
