@@ -7,7 +7,7 @@ import { addHours, nowIso } from '../../lib/time.js';
 import { LINK_MAILS_PER_ADDRESS_HOUR } from './rules.js';
 import { hashToken, newToken, ONE_TIME_TOKEN_PREFIX } from '../../lib/tokens.js';
 import { countRecentMessages, enqueueMessage } from '../mail/index.js';
-import { findActiveUserByEmail, insertOneTimeToken, workspacesOfEmail, type OneTimePurpose } from './repository.js';
+import { countUnusedLinks, findActiveUserByEmail, insertOneTimeToken, workspacesOfEmail, type OneTimePurpose } from './repository.js';
 
 /** How long each kind of mailed link works (docs/rules.md §7 Links): a sign-in or reset link a quarter of an hour, an invitation a week. */
 export const LINK_TTL_HOURS: Record<Exclude<OneTimePurpose, 'support'>, number> = {
@@ -35,14 +35,12 @@ export async function issueSignInLink(
 }
 
 /**
- * Whether an address has had its hour's share of requested mail (docs/rules.md §7 Links): links and
- * workspace lists are mailed on anyone's request, so an inbox is not flooded through them. Over it,
- * nothing more is mailed for the hour, and the answer does not change.
+ * Links and workspace lists are mailed on anyone's request, so an inbox is not flooded through them
+ * (docs/rules.md §7 Links): a person is mailed at most LINK_MAILS_PER_ADDRESS_HOUR sign-in and reset
+ * links an hour that they have not used, and an address as many workspace lists. Past that nothing
+ * more is mailed, and the answer does not change.
  */
-async function mailedEnough(db: Db, organizationId: string | null, address: string, kinds: string[]): Promise<boolean> {
-  const since = addHours(nowIso(), -1);
-  return (await countRecentMessages(db, { organizationId, address, kinds, since })) >= LINK_MAILS_PER_ADDRESS_HOUR;
-}
+const hourAgo = () => addHours(nowIso(), -1);
 
 const MAIL: Record<'sign-in' | 'password-reset', { kind: string; subject: (domain: string) => string; lead: string }> = {
   'sign-in': {
@@ -77,7 +75,7 @@ export async function mailSignInLink(
     return;
   }
   const mail = MAIL[purpose];
-  if (await mailedEnough(db, workspace.id, normalizeEmail(email), [MAIL['sign-in'].kind, MAIL['password-reset'].kind])) return;
+  if ((await countUnusedLinks(db, user.userId, ['sign-in', 'password-reset'], hourAgo())) >= LINK_MAILS_PER_ADDRESS_HOUR) return;
   await db.transaction().execute(async (trx) => {
     const { url, expiresAt } = await issueSignInLink(trx, { config, workspace, userId: user.userId, purpose });
     await enqueueMessage(trx, {
@@ -101,7 +99,8 @@ export async function mailSignInLink(
 export async function mailWorkspaceList(db: Db, config: Config, email: string): Promise<void> {
   const workspaces = await workspacesOfEmail(db, email);
   if (workspaces.length === 0) return;
-  if (await mailedEnough(db, null, normalizeEmail(email), ['workspaceList'])) return;
+  const listsThisHour = await countRecentMessages(db, { organizationId: null, address: normalizeEmail(email), kinds: ['workspaceList'], since: hourAgo() });
+  if (listsThisHour >= LINK_MAILS_PER_ADDRESS_HOUR) return;
   await enqueueMessage(db, {
     organizationId: null,
     to: normalizeEmail(email),

@@ -236,6 +236,19 @@ export async function insertSession(
 /** What redeeming a one-time token does (one_time_tokens.purpose). */
 export type OneTimePurpose = 'support' | 'sign-in' | 'invitation' | 'password-reset';
 
+/** How many links of these purposes the user was mailed since an instant and has not used. */
+export async function countUnusedLinks(db: Db, userId: string, purposes: OneTimePurpose[], since: string): Promise<number> {
+  const row = await db
+    .selectFrom('one_time_tokens')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('purpose', 'in', purposes)
+    .where('created_at', '>', since)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function insertOneTimeToken(
   db: Db,
   token: { organizationId: string; userId: string; token: string; expiresAt: string; purpose: OneTimePurpose },

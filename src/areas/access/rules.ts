@@ -6,7 +6,7 @@ import { conflict } from '../../domain/errors.js';
  */
 export const API_KEYS_PER_USER = 100;
 
-/** Sign-in and reset links one address is mailed in an hour by one workspace, and workspace lists in all (docs/rules.md §7 Links). */
+/** Unused sign-in and reset links a user is mailed in an hour, and workspace lists an address is (docs/rules.md §7 Links). */
 export const LINK_MAILS_PER_ADDRESS_HOUR = 5;
 
 /** 409 when a user who holds `held` keys may not get another. */
