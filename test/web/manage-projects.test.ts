@@ -73,6 +73,26 @@ describeInBrowser('Web app: the projects page', ({ h, open }) => {
     await expectAccessible(page);
   });
 
+  it('a refused save keeps what the person typed in every field: the page drawing again does not put the stored values back', async () => {
+    const ws = await h.workspace();
+    await make.project(h, ws, { name: 'Taken' });
+    const project = await make.project(h, ws, { name: 'Mine' });
+    const page = await open(ws, ws.admin, '/projects');
+    await page.getByRole('button', { name: 'Open Mine' }).click();
+    const settings = page.getByRole('form', { name: "Mine's settings" });
+    await settings.getByLabel('Name', { exact: true }).fill('taken');
+    await settings.getByLabel('Notes').fill('Typed, not saved');
+    await settings.getByLabel('Billable by default').check();
+    await settings.getByRole('button', { name: 'Save' }).click();
+
+    const name = settings.getByLabel('Name', { exact: true });
+    await settings.locator('#project-name-error').waitFor();
+    expect(await name.inputValue()).toBe('taken');
+    expect(await settings.getByLabel('Notes').inputValue()).toBe('Typed, not saved');
+    expect(await settings.getByLabel('Billable by default').isChecked()).toBe(true);
+    expect((await as(h, ws).get(`/api/projects/${project.id}`)).body).toMatchObject({ name: 'Mine', billable: false });
+  });
+
   it('archiving keeps the project; deleting it says its time is kept without a project, and it is', async () => {
     const ws = await h.workspace();
     const project = await make.project(h, ws, { name: 'Old client' });

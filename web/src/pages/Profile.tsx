@@ -48,13 +48,13 @@ function Person() {
       <h2 id="person-heading">You</h2>
       <p class="muted">{user.email}</p>
       <Field id="person-name" label="Name" error={errors.name}>
-        <input id="person-name" name="name" value={user.name ?? ''} maxLength={255} required autocomplete="name" {...describedBy('person-name', errors.name)} />
+        <input id="person-name" name="name" defaultValue={user.name ?? ''} maxLength={255} required autocomplete="name" {...describedBy('person-name', errors.name)} />
       </Field>
       <Field id="person-phone" label="Phone" error={errors.phone}>
-        <input id="person-phone" name="phone" type="tel" value={user.phone ?? ''} autocomplete="tel" {...describedBy('person-phone', errors.phone)} />
+        <input id="person-phone" name="phone" type="tel" defaultValue={user.phone ?? ''} autocomplete="tel" {...describedBy('person-phone', errors.phone)} />
       </Field>
       <Field id="person-title" label="Title" error={errors.title}>
-        <input id="person-title" name="title" value={user.title ?? ''} autocomplete="organization-title" {...describedBy('person-title', errors.title)} />
+        <input id="person-title" name="title" defaultValue={user.title ?? ''} autocomplete="organization-title" {...describedBy('person-title', errors.title)} />
       </Field>
       <button type="submit" class="primary">
         Save
@@ -95,7 +95,7 @@ function PreferencesForm() {
     <form class="card" onSubmit={submit} aria-labelledby="prefs-heading">
       <h2 id="prefs-heading">Preferences</h2>
       <Field id="pref-locale" label="Language and region (for example en-GB, de-DE)" error={errors.locale}>
-        <input id="pref-locale" name="locale" value={prefs.locale ?? ''} placeholder={navigator.language} maxLength={35} {...describedBy('pref-locale', errors.locale)} />
+        <input id="pref-locale" name="locale" defaultValue={prefs.locale ?? ''} placeholder={navigator.language} maxLength={35} {...describedBy('pref-locale', errors.locale)} />
       </Field>
       <Field id="pref-tz" label="Time zone" error={errors.timeZone}>
         <select id="pref-tz" name="timeZone" {...describedBy('pref-tz', errors.timeZone)}>
@@ -110,19 +110,19 @@ function PreferencesForm() {
       <fieldset>
         <legend>Clock</legend>
         <span class="check">
-          <input type="radio" id="clock-24" name="clock" value="24" checked={clock24} />
+          <input type="radio" id="clock-24" name="clock" value="24" defaultChecked={clock24} />
           <label for="clock-24">24-hour</label>
         </span>
         <span class="check">
-          <input type="radio" id="clock-12" name="clock" value="12" checked={!clock24} />
+          <input type="radio" id="clock-12" name="clock" value="12" defaultChecked={!clock24} />
           <label for="clock-12">12-hour</label>
         </span>
         <span class="check">
-          <input type="checkbox" id="pref-numeric" name="numeric" checked={prefs.dateTimeFormat?.numeric ?? false} />
+          <input type="checkbox" id="pref-numeric" name="numeric" defaultChecked={prefs.dateTimeFormat?.numeric ?? false} />
           <label for="pref-numeric">Numeric dates</label>
         </span>
         <span class="check">
-          <input type="checkbox" id="pref-seconds" name="showSeconds" checked={prefs.dateTimeFormat?.showSeconds ?? false} />
+          <input type="checkbox" id="pref-seconds" name="showSeconds" defaultChecked={prefs.dateTimeFormat?.showSeconds ?? false} />
           <label for="pref-seconds">Show seconds</label>
         </span>
       </fieldset>
@@ -142,7 +142,7 @@ function PreferencesForm() {
         </select>
       </Field>
       <span class="check">
-        <input type="checkbox" id="pref-compact" name="compact" checked={prefs.durationFormat?.compact ?? false} />
+        <input type="checkbox" id="pref-compact" name="compact" defaultChecked={prefs.durationFormat?.compact ?? false} />
         <label for="pref-compact">Compact durations (1h 30m)</label>
       </span>
       <fieldset>
@@ -168,7 +168,7 @@ function PreferencesForm() {
                       type="checkbox"
                       name={`${kind}.${channel}`}
                       aria-label={`${label}: ${channel}`}
-                      checked={prefs.notifications?.[kind]?.[channel] ?? channel !== 'popup'}
+                      defaultChecked={prefs.notifications?.[kind]?.[channel] ?? channel !== 'popup'}
                     />
                   </td>
                 ))}

@@ -35,17 +35,17 @@ function GeofenceForm({ editing, done }: { editing: Geofence | null; done(): voi
     <form class="card" onSubmit={submit} key={editing?.id ?? 'new'} aria-labelledby="geofence-form-heading">
       <h2 id="geofence-form-heading">{editing ? `Change ${editing.name ?? 'the geofence'}` : 'New geofence'}</h2>
       <Field id="geofence-name" label="Name" error={errors.name}>
-        <input id="geofence-name" name="name" maxLength={200} value={editing?.name ?? ''} {...describedBy('geofence-name', errors.name)} />
+        <input id="geofence-name" name="name" maxLength={200} defaultValue={editing?.name ?? ''} {...describedBy('geofence-name', errors.name)} />
       </Field>
       <div class="inline">
         <Field id="geofence-lat" label="Latitude (−90 to 90)" error={errors.latitude}>
-          <input id="geofence-lat" name="latitude" type="number" step="any" min="-90" max="90" required value={editing?.latitude ?? ''} {...describedBy('geofence-lat', errors.latitude)} />
+          <input id="geofence-lat" name="latitude" type="number" step="any" min="-90" max="90" required defaultValue={editing?.latitude ?? ''} {...describedBy('geofence-lat', errors.latitude)} />
         </Field>
         <Field id="geofence-lon" label="Longitude (−180 to 180)" error={errors.longitude}>
-          <input id="geofence-lon" name="longitude" type="number" step="any" min="-180" max="180" required value={editing?.longitude ?? ''} {...describedBy('geofence-lon', errors.longitude)} />
+          <input id="geofence-lon" name="longitude" type="number" step="any" min="-180" max="180" required defaultValue={editing?.longitude ?? ''} {...describedBy('geofence-lon', errors.longitude)} />
         </Field>
         <Field id="geofence-radius" label="Radius (metres)" error={errors.radius}>
-          <input id="geofence-radius" name="radius" type="number" step="any" min="1" max="100000" required value={editing?.radius ?? ''} {...describedBy('geofence-radius', errors.radius)} />
+          <input id="geofence-radius" name="radius" type="number" step="any" min="1" max="100000" required defaultValue={editing?.radius ?? ''} {...describedBy('geofence-radius', errors.radius)} />
         </Field>
       </div>
       <Field id="geofence-project" label="Project" error={errors.projectId}>

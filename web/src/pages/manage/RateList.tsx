@@ -132,19 +132,19 @@ export function RateList(props: Props) {
       {props.canWrite && (
         <form class="inline" onSubmit={submit} key={current?.id ?? 'new'} aria-label={current ? 'Change the rate' : 'Add a rate'}>
           <Field id={`${p}-from`} label="First day" error={periodError}>
-            <input id={`${p}-from`} name="from" type="date" required value={current ? dateInputValue(firstDay(current)) : ''} {...describedBy(`${p}-from`, periodError)} />
+            <input id={`${p}-from`} name="from" type="date" required defaultValue={current ? dateInputValue(firstDay(current)) : ''} {...describedBy(`${p}-from`, periodError)} />
           </Field>
           <Field id={`${p}-to`} label="Last day (empty: open-ended)" error={errors.to}>
-            <input id={`${p}-to`} name="to" type="date" value={current && lastDay(current) ? dateInputValue(lastDay(current)!) : ''} {...describedBy(`${p}-to`, errors.to)} />
+            <input id={`${p}-to`} name="to" type="date" defaultValue={current && lastDay(current) ? dateInputValue(lastDay(current)!) : ''} {...describedBy(`${p}-to`, errors.to)} />
           </Field>
           <Field id={`${p}-value`} label="Per hour" error={errors.value}>
-            <input id={`${p}-value`} name="value" type="number" min="0" step="0.01" required value={current?.value ?? ''} {...describedBy(`${p}-value`, errors.value)} />
+            <input id={`${p}-value`} name="value" type="number" min="0" step="0.01" required defaultValue={current?.value ?? ''} {...describedBy(`${p}-value`, errors.value)} />
           </Field>
           <Field id={`${p}-currency`} label="Currency" error={errors.currency}>
-            <input id={`${p}-currency`} name="currency" required maxLength={3} size={4} value={current?.currency ?? props.defaultCurrency} {...describedBy(`${p}-currency`, errors.currency)} />
+            <input id={`${p}-currency`} name="currency" required maxLength={3} size={4} defaultValue={current?.currency ?? props.defaultCurrency} {...describedBy(`${p}-currency`, errors.currency)} />
           </Field>
           <Field id={`${p}-tax`} label="Tax %" error={errors.taxRate}>
-            <input id={`${p}-tax`} name="taxRate" type="number" min="0" max="100" step="0.01" value={current?.taxRate ?? 0} {...describedBy(`${p}-tax`, errors.taxRate)} />
+            <input id={`${p}-tax`} name="taxRate" type="number" min="0" max="100" step="0.01" defaultValue={current?.taxRate ?? 0} {...describedBy(`${p}-tax`, errors.taxRate)} />
           </Field>
           <button type="submit" class="primary">
             {current ? 'Save rate' : 'Add rate'}

@@ -79,13 +79,13 @@ function MemberRow({ project, member, manages, reload }: { project: Project; mem
           </select>
         </Field>
         <Field id={`${id}-title`} label="Title" error={errors.title}>
-          <input id={`${id}-title`} name="title" value={member.title ?? ''} {...describedBy(`${id}-title`, errors.title)} />
+          <input id={`${id}-title`} name="title" defaultValue={member.title ?? ''} {...describedBy(`${id}-title`, errors.title)} />
         </Field>
         <Field id={`${id}-tags`} label="Tags (comma-separated)" error={errors.tags}>
-          <input id={`${id}-tags`} name="tags" value={(member.tags ?? []).join(', ')} {...describedBy(`${id}-tags`, errors.tags)} />
+          <input id={`${id}-tags`} name="tags" defaultValue={(member.tags ?? []).join(', ')} {...describedBy(`${id}-tags`, errors.tags)} />
         </Field>
         <span class="check">
-          <input type="checkbox" id={`${id}-archived`} name="archived" checked={member.archived} />
+          <input type="checkbox" id={`${id}-archived`} name="archived" defaultChecked={member.archived} />
           <label for={`${id}-archived`}>Archived</label>
         </span>
         <span class="row-actions">

@@ -71,13 +71,13 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
       {manages ? (
         <form class="inline" onSubmit={submit} aria-label={`${project.name}'s settings`}>
           <Field id="project-name" label="Name" error={nameError}>
-            <input id="project-name" name="name" value={project.name} required maxLength={255} {...describedBy('project-name', nameError)} />
+            <input id="project-name" name="name" defaultValue={project.name} required maxLength={255} {...describedBy('project-name', nameError)} />
           </Field>
           <Field id="project-notes" label="Notes" error={errors.notes}>
-            <input id="project-notes" name="notes" value={project.notes ?? ''} {...describedBy('project-notes', errors.notes)} />
+            <input id="project-notes" name="notes" defaultValue={project.notes ?? ''} {...describedBy('project-notes', errors.notes)} />
           </Field>
           <span class="check">
-            <input type="checkbox" id="project-billable" name="billable" checked={project.billable} />
+            <input type="checkbox" id="project-billable" name="billable" defaultChecked={project.billable} />
             <label for="project-billable">Billable by default</label>
           </span>
           <button type="submit" class="primary">

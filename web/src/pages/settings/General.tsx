@@ -36,10 +36,10 @@ export function General() {
     <form class="card" onSubmit={submit} aria-labelledby="general-heading">
       <h2 id="general-heading">Workspace</h2>
       <Field id="org-name" label="Name" error={errors.name}>
-        <input id="org-name" name="name" value={org.name} required maxLength={255} {...describedBy('org-name', errors.name)} />
+        <input id="org-name" name="name" defaultValue={org.name} required maxLength={255} {...describedBy('org-name', errors.name)} />
       </Field>
       <Field id="org-currency" label="Currency (ISO 4217, for example EUR)" error={errors.currency}>
-        <input id="org-currency" name="currency" value={org.currency} required maxLength={3} {...describedBy('org-currency', errors.currency)} />
+        <input id="org-currency" name="currency" defaultValue={org.currency} required maxLength={3} {...describedBy('org-currency', errors.currency)} />
       </Field>
       <Field id="org-tz" label="Time zone (weeks lock by its calendar)" error={errors.timeZone}>
         <select id="org-tz" name="timeZone" {...describedBy('org-tz', errors.timeZone)}>
@@ -54,15 +54,15 @@ export function General() {
         <legend>Core hours</legend>
         <div class="inline">
           <Field id="org-core-start" label="From" error={errors.start}>
-            <input id="org-core-start" name="start" type="time" value={org.coreHours.start} required {...describedBy('org-core-start', errors.start)} />
+            <input id="org-core-start" name="start" type="time" defaultValue={org.coreHours.start} required {...describedBy('org-core-start', errors.start)} />
           </Field>
           <Field id="org-core-end" label="To" error={errors.end}>
-            <input id="org-core-end" name="end" type="time" value={org.coreHours.end} required {...describedBy('org-core-end', errors.end)} />
+            <input id="org-core-end" name="end" type="time" defaultValue={org.coreHours.end} required {...describedBy('org-core-end', errors.end)} />
           </Field>
         </div>
       </fieldset>
       <Field id="org-notes" label="Notes" error={errors.notes}>
-        <textarea id="org-notes" name="notes" rows={3} value={org.notes ?? ''} {...describedBy('org-notes', errors.notes)} />
+        <textarea id="org-notes" name="notes" rows={3} defaultValue={org.notes ?? ''} {...describedBy('org-notes', errors.notes)} />
       </Field>
       <button type="submit" class="primary">
         Save
@@ -90,11 +90,11 @@ export function Rounding() {
     <form class="card" onSubmit={submit} aria-labelledby="rounding-heading">
       <h2 id="rounding-heading">Rounding</h2>
       <span class="check">
-        <input type="checkbox" id="rounding-enabled" name="enabled" checked={rounding.enabled} />
+        <input type="checkbox" id="rounding-enabled" name="enabled" defaultChecked={rounding.enabled} />
         <label for="rounding-enabled">Round durations</label>
       </span>
       <Field id="rounding-interval" label="To the nearest (minutes)" error={errors.interval}>
-        <input id="rounding-interval" name="interval" type="number" min="1" step="1" value={rounding.interval} {...describedBy('rounding-interval', errors.interval)} />
+        <input id="rounding-interval" name="interval" type="number" min="1" step="1" defaultValue={rounding.interval} {...describedBy('rounding-interval', errors.interval)} />
       </Field>
       <Field id="rounding-mode" label="Direction" error={errors.mode}>
         <select id="rounding-mode" name="mode">
@@ -139,10 +139,10 @@ export function Holidays() {
     <form class="card" onSubmit={submit} aria-labelledby="holidays-heading">
       <h2 id="holidays-heading">Holidays</h2>
       <Field id="holidays-country" label="Country (ISO 3166 code, for example DE)" error={errors.country}>
-        <input id="holidays-country" name="country" value={holidays.country ?? ''} maxLength={2} {...describedBy('holidays-country', errors.country)} />
+        <input id="holidays-country" name="country" defaultValue={holidays.country ?? ''} maxLength={2} {...describedBy('holidays-country', errors.country)} />
       </Field>
       <Field id="holidays-excluded" label="Holidays not observed (one date per line, YYYY-MM-DD)" error={errors.excluded}>
-        <textarea id="holidays-excluded" name="excluded" rows={3} value={(holidays.excluded ?? []).map(String).join('\n')} {...describedBy('holidays-excluded', errors.excluded)} />
+        <textarea id="holidays-excluded" name="excluded" rows={3} defaultValue={(holidays.excluded ?? []).map(String).join('\n')} {...describedBy('holidays-excluded', errors.excluded)} />
       </Field>
       <button type="submit" class="primary">
         Save holidays

@@ -48,11 +48,11 @@ export function Locking() {
       <h2 id="locking-heading">Timesheet locking</h2>
       <form class="inline" onSubmit={submit} aria-label="Locking settings">
         <span class="check">
-          <input type="checkbox" id="lock-enabled" name="enabled" checked={lock.enabled} />
+          <input type="checkbox" id="lock-enabled" name="enabled" defaultChecked={lock.enabled} />
           <label for="lock-enabled">Lock past weeks automatically</label>
         </span>
         <Field id="lock-unlock" label="An unlock lasts (hours)" error={errors.unlockDuration}>
-          <input id="lock-unlock" name="unlockDuration" type="number" min="1" step="1" value={lock.unlockDuration} {...describedBy('lock-unlock', errors.unlockDuration)} />
+          <input id="lock-unlock" name="unlockDuration" type="number" min="1" step="1" defaultValue={lock.unlockDuration} {...describedBy('lock-unlock', errors.unlockDuration)} />
         </Field>
         <button type="submit" class="primary">
           Save locking

@@ -51,14 +51,14 @@ export function SignInPolicy() {
       {current && (
         <>
           <span class="check">
-            <input type="checkbox" id="policy-two-factor" name="twoFactorRequired" checked={current.twoFactorRequired} aria-describedby="policy-two-factor-hint" />
+            <input type="checkbox" id="policy-two-factor" name="twoFactorRequired" defaultChecked={current.twoFactorRequired} aria-describedby="policy-two-factor-hint" />
             <label for="policy-two-factor">Two-factor codes required</label>
           </span>
           <p id="policy-two-factor-hint" class="muted">
             Everyone signing in must then have two-factor codes on; someone without them (you too) can only set them up until they do. API keys keep working.
           </p>
           <Field id="policy-domains" label="Email domains that may join through single sign-on (one per line)" error={domainsError}>
-            <textarea id="policy-domains" name="domains" rows={3} value={current.invitationDomains.join('\n')} {...describedBy('policy-domains', domainsError)} />
+            <textarea id="policy-domains" name="domains" rows={3} defaultValue={current.invitationDomains.join('\n')} {...describedBy('policy-domains', domainsError)} />
           </Field>
           <button type="submit" class="primary">
             Save sign-in policy
