@@ -1,3 +1,4 @@
+import { useSignal } from '@preact/signals';
 import { projects } from '../lib/session.js';
 
 interface Props {
@@ -15,18 +16,19 @@ const NO_PROJECT = 'No project';
 
 /**
  * A searchable project picker: a text field with the workspace's projects as suggestions (the
- * browser filters them as the person types). Only a listed name, or nothing, is taken.
+ * browser filters them as the person types). Only a listed name, or nothing, is taken. What is being
+ * typed is kept until it is taken or refused: the page drawing again meanwhile does not erase it.
  */
 export function ProjectPicker({ id, label, projectId, onChange, disabled, error, hiddenLabel }: Props) {
   const list = Object.values(projects.value).filter((project) => !project.archived || project.id === projectId);
   const current = projectId ? (projects.value[projectId]?.name ?? '') : '';
+  const typed = useSignal<string | null>(null);
   const pick = (event: Event) => {
-    const input = event.currentTarget as HTMLInputElement;
-    const name = input.value.trim();
+    const name = (event.currentTarget as HTMLInputElement).value.trim();
+    typed.value = null;
     if (name === '' || name === NO_PROJECT) return onChange(null);
     const found = list.find((project) => project.name === name) ?? list.find((project) => project.name.toLowerCase() === name.toLowerCase());
     if (found) onChange(found.id);
-    else input.value = current;
   };
   return (
     <span class="field">
@@ -36,10 +38,11 @@ export function ProjectPicker({ id, label, projectId, onChange, disabled, error,
       <input
         id={id}
         list={`${id}-options`}
-        value={current}
+        value={typed.value ?? current}
         placeholder={NO_PROJECT}
         autocomplete="off"
         disabled={disabled}
+        onInput={(e) => (typed.value = e.currentTarget.value)}
         onChange={pick}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
