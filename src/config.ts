@@ -24,6 +24,8 @@ export interface Config {
    * beyond either, sign-ins there are 429 until the window ends (docs/rules.md §7 Lockout).
    */
   signInLockout: { perAccount: number; perAddress: number; windowSeconds: number };
+  /** Password checks a client address may ask for in a minute, right or wrong (docs/rules.md §7 Lockout). */
+  signInAttemptsPerAddressPerMinute: number;
   /**
    * The answers that must not tell whether an address is known (email link, password reset, finding
    * one's workspaces) are sent no sooner than this many milliseconds after the request arrived, so
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddress: parseCount('SIGN_IN_FAILURES_PER_ADDRESS', env.SIGN_IN_FAILURES_PER_ADDRESS ?? '50'),
       windowSeconds: parseCount('SIGN_IN_LOCKOUT_SECONDS', env.SIGN_IN_LOCKOUT_SECONDS ?? '900'),
     },
+    signInAttemptsPerAddressPerMinute: parseCount('SIGN_IN_ATTEMPTS_PER_ADDRESS', env.SIGN_IN_ATTEMPTS_PER_ADDRESS ?? '60'),
     enumerationFloorMs: 250,
     ...timeouts(env),
     rateLimit: {

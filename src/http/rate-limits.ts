@@ -130,19 +130,23 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
 
 /**
  * Failed password checks, counted per account (its email's digest) and per client address in a
- * fixed window of SIGN_IN_LOCKOUT_SECONDS; a key at its limit is locked until its window ends. A
- * store that cannot answer locks nobody, as the request limits serve uncounted.
+ * fixed window of SIGN_IN_LOCKOUT_SECONDS; a key at its limit is locked until its window ends. Every
+ * password check, right or wrong, is counted per client address in a minute too: a check is the one
+ * request whose cost is set on purpose high, so one caller asking for many would take the CPU from
+ * everyone else's requests. A store that cannot answer locks nobody, as the request limits serve uncounted.
  */
 function signInFailures(app: FastifyInstance, storeOf: (kind: string) => FastifyRateLimitStore): SignInFailures {
   const { perAccount, perAddress, windowSeconds } = app.config.signInLockout;
+  const attemptsPerAddress = app.config.signInAttemptsPerAddressPerMinute;
   const windowMs = windowSeconds * 1000;
   const account = storeOf('sign-in-account') as ReadableStore;
   const address = storeOf('sign-in-address') as ReadableStore;
-  const count = (store: ReadableStore, key: string, max: number, counting: boolean) =>
+  const attempts = storeOf('sign-in-attempt-address') as ReadableStore;
+  const count = (store: ReadableStore, key: string, max: number, counting: boolean, window = windowMs) =>
     new Promise<{ current: number; ttl: number } | undefined>((resolve) => {
       const done = (error: Error | null, result?: { current: number; ttl: number }) => resolve(error ? undefined : result);
-      if (counting) store.incr(key, done, windowMs, max);
-      else store.read(key, done, windowMs, max);
+      if (counting) store.incr(key, done, window, max);
+      else store.read(key, done, window, max);
     });
   const lockedFor = (result: { current: number; ttl: number } | undefined, max: number) =>
     result !== undefined && result.current >= max ? Math.max(1, Math.ceil(result.ttl / 1000)) : 0;
@@ -153,6 +157,10 @@ function signInFailures(app: FastifyInstance, storeOf: (kind: string) => Fastify
         count(address, keys.address, perAddress, false),
       ]);
       return Math.max(lockedFor(byAccount, perAccount), lockedFor(byAddress, perAddress));
+    },
+    async attempt(keys: FailureKeys) {
+      const counted = await count(attempts, keys.address, attemptsPerAddress, true, WINDOW_MS);
+      return counted !== undefined && counted.current > attemptsPerAddress ? Math.max(1, Math.ceil(counted.ttl / 1000)) : 0;
     },
     async record(keys: FailureKeys) {
       await Promise.all([count(account, keys.account, perAccount, true), count(address, keys.address, perAddress, true)]);

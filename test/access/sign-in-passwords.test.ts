@@ -215,3 +215,29 @@ describeEachStore(
   },
   { signInLockout: { perAccount: 3, perAddress: 5, windowSeconds: 2 }, enumerationFloorMs: 20 },
 );
+
+describeEachStore(
+  'Sign-in: password checks per address',
+  (h) => {
+    it('one address gets at most the minute\'s password checks, right or wrong; past them 429 with Retry-After and no session, while other addresses are served', async () => {
+      const { ws, user, session } = await withPassword(h);
+      const sessionsBefore = Object.keys((await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token: session }))) as object).length;
+      const max = h.config.signInAttemptsPerAddressPerMinute;
+      for (let i = 0; i < max - 1; i++) expect((await signIn(h, ws, user.email, PASSWORD, '10.7.0.1')).statusCode).toBe(200);
+      expect((await signIn(h, ws, user.email, 'wrong passphrase', '10.7.0.1')).statusCode).toBe(401);
+
+      const refused = await signIn(h, ws, user.email, PASSWORD, '10.7.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'rate-limited', detail: expect.stringMatching(/^Too many password checks from this address: try again in \d+ s\.$/) });
+      expect(refused.json().token).toBeUndefined();
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      const sessionsAfter = Object.keys((await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token: session }))) as object).length;
+      expect(sessionsAfter).toBe(sessionsBefore + max - 1);
+
+      expect((await signIn(h, ws, user.email, PASSWORD, '10.7.0.2')).statusCode).toBe(200);
+    });
+  },
+  { signInAttemptsPerAddressPerMinute: 3, enumerationFloorMs: 20 },
+);

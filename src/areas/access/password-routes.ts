@@ -23,7 +23,8 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(unknown email, no password set, wrong password, archived user) is the same 401 in the same time. Failed ' +
           'sign-ins are counted per email and per client address: at 10 for an email or 50 for an address within ' +
           '15 minutes (the operator can change both and the window), sign-ins there are 429 with Retry-After until ' +
-          'the window ends, whatever the password (docs/rules.md §7 Lockout). When the account has two-factor codes on, the ' +
+          'the window ends, whatever the password; and past 60 password checks (by default) from one address in a minute, right or ' +
+          'wrong, its sign-ins are 429 until the minute ends (docs/rules.md §7 Lockout). When the account has two-factor codes on, the ' +
           'answer holds `twoFactorRequired` and a `challenge` instead of a token, and no cookie is set (docs/rules.md §8).',
         body: PasswordSignInBody,
         response: PasswordSession,

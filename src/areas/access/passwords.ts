@@ -23,6 +23,8 @@ export interface FailureKeys {
  */
 export interface SignInFailures {
   lockedForSeconds(keys: FailureKeys): Promise<number>;
+  /** Counts one more password check of the address: how long it must wait when over the minute's limit (else 0). */
+  attempt(keys: FailureKeys): Promise<number>;
   record(keys: FailureKeys): Promise<void>;
 }
 
@@ -31,10 +33,14 @@ const keysOf = (email: string, context: SignInContext): FailureKeys => ({
   address: context.address ?? 'unknown',
 });
 
-async function assertNotLocked(failures: SignInFailures, keys: FailureKeys): Promise<void> {
+async function assertMayCheckPassword(failures: SignInFailures, keys: FailureKeys): Promise<void> {
   const seconds = await failures.lockedForSeconds(keys);
   if (seconds > 0) {
     throw new ApiError('rate-limited', `Too many failed sign-ins: try again in ${seconds} s.`, undefined, { 'retry-after': String(seconds) });
+  }
+  const wait = await failures.attempt(keys);
+  if (wait > 0) {
+    throw new ApiError('rate-limited', `Too many password checks from this address: try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
   }
 }
 
@@ -56,7 +62,7 @@ export async function signInWithPassword(
 ): Promise<(SignedIn | SecondFactorRequired) & { email: string }> {
   const email = normalizeEmail(body.email);
   const keys = keysOf(email, context);
-  await assertNotLocked(failures, keys);
+  await assertMayCheckPassword(failures, keys);
   const user = isEmail(email) ? await findActiveUserByEmail(db, workspace.id, email) : undefined;
   const matches = await passwordMatches(user?.passwordHash ?? null, body.password);
   if (!user || !matches) {
@@ -92,7 +98,7 @@ export async function changePassword(
     }
     if (body.currentPassword === undefined) throw invalid('/body/currentPassword', 'is required to change the password');
     const keys = keysOf(actor.email, context);
-    await assertNotLocked(failures, keys);
+    await assertMayCheckPassword(failures, keys);
     if (!(await passwordMatches(current, body.currentPassword))) {
       await failures.record(keys);
       throw forbidden('The current password is wrong.');
