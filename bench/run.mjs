@@ -314,6 +314,97 @@ async function floodCase(server, fixture, other, seconds) {
 }
 
 /**
+ * Password sign-in, on a server whose per-address bound on password checks is out of the way: what
+ * one costs (time and server CPU) beside a password check alone (the service's own hashing module
+ * and parameters, in a process on the server's core), and another workspace's reads measured by
+ * autocannon idle and under a steady 5 sign-ins a second. Then `signInFlood`.
+ */
+async function signInCase(server, fixture, other) {
+  const [file, argv] = pinned(0, [process.execPath, path.join(ROOT, 'bench/hash-cost.mjs'), String(QUICK ? 10 : 30)]);
+  const hash = await new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => (text += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`hash-cost exited with ${code}`))));
+  });
+  const signIns = QUICK ? 10 : 30;
+  // Warm: the routes' first run compiles, and the first check of a process hashes its stand-in digest too.
+  for (let i = 0; i < 5; i++) await signInOnce(server, fixture);
+  const times = [];
+  const cpuBefore = cpuSeconds(server.pid);
+  for (let i = 0; i < signIns; i++) {
+    const started = performance.now();
+    const status = await signInOnce(server, fixture);
+    if (status !== 200) throw new Error(`sign-in case: POST /auth/sign-in ${status}`);
+    times.push(performance.now() - started);
+  }
+  const cpuMs = ((cpuSeconds(server.pid) - cpuBefore) / signIns) * 1000;
+  await slice(server, readsOf(other), PLAN.seconds * 2);
+  const idle = await readsWhile(server, other, () => []);
+  const atFive = await readsWhile(server, other, (until, statuses) => [
+    (async () => {
+      while (!until.done) {
+        const next = performance.now() + 200;
+        statuses.push(await signInOnce(server, fixture));
+        await sleep(Math.max(0, next - performance.now()));
+      }
+    })(),
+  ]);
+  if (atFive.statuses.some((status) => status !== 200)) throw new Error(`sign-in case: answers ${atFive.statuses.join(', ')} at 5 a second`);
+  return { hashMs: median(hash.times), hashCpuMs: hash.cpuMs, signInMs: median(times), cpuMs, idle, atFive };
+}
+
+/**
+ * Eight callers of one address signing in back to back, on a server with the service's own bounds
+ * (the minute's allowance used up first: what is measured is the flood as it goes on), and beside
+ * it the same callers sending a sign-in without a body (422, no check made): another workspace's
+ * reads meanwhile. When both leave the reads alike, a flood of sign-ins costs what any flood costs.
+ */
+async function signInFlood(server, fixture, other) {
+  for (let i = 0; (await signInOnce(server, fixture)) === 200; i++) {
+    if (i > 1000) throw new Error('sign-in flood: no check refused after 1000 sign-ins of one address');
+  }
+  const flood = (body) => (until, statuses) =>
+    Array.from({ length: 8 }, async () => {
+      while (!until.done) statuses.push(await signInOnce(server, fixture, body));
+    });
+  // The server was just started: its routes are compiled first, by one round of each, unmeasured.
+  await readsWhile(server, other, flood(JSON.stringify(fixture.signIn)));
+  await readsWhile(server, other, flood('{}'));
+  const idle = await readsWhile(server, other, () => []);
+  const signIns = await readsWhile(server, other, flood(JSON.stringify(fixture.signIn)));
+  const empty = await readsWhile(server, other, flood('{}'));
+  return { ...signIns, idle, empty };
+}
+
+const readsOf = (other) => ({ label: 'GET /organization (another workspace)', method: 'GET', paths: ['/api/organization'], headers: { host: `${other.domain}.localhost`, authorization: `Bearer ${other.admin.token}` } });
+
+async function signInOnce(server, fixture, body = JSON.stringify(fixture.signIn)) {
+  const res = await fetchOnce(server.port, {
+    method: 'POST',
+    path: '/api/auth/sign-in',
+    headers: { host: `${fixture.domain}.localhost`, 'content-type': 'application/json' },
+    body,
+  });
+  return res.status;
+}
+
+/** An autocannon slice of another workspace's reads while `load` signs in: the reads, and how many sign-ins answered what. */
+async function readsWhile(server, other, load) {
+  const until = { done: false };
+  const statuses = [];
+  const loops = load(until, statuses);
+  const started = performance.now();
+  const read = await slice(server, readsOf(other), PLAN.seconds * 2);
+  until.done = true;
+  await Promise.all(loops);
+  const seconds = (performance.now() - started) / 1000;
+  const per = (status) => statuses.filter((s) => s === status).length / seconds;
+  return { ...read, statuses, signInsPerSecond: per(200), refusedPerSecond: per(429) };
+}
+
+/**
  * Webhooks, on a server delivering to a receiver in this process: how many events one instance
  * delivers per second (pings queued on 8 disabled webhooks, then all enabled at once, timed until the
  * last arrives), and POST /activities measured again with one webhook taking activity.created (its
@@ -531,6 +622,18 @@ function printTable(store, results, scaling, memory, meta) {
         (plain ? ` (without: ${fmt(plain.rps)} req/s, ${fmt(plain.cpuUs, 1)} µs; cost ${fmt((1 - w.post.rps / plain.rps) * 100, 1)} % of req/s)` : ' (run the post case too to compare)'),
     );
   }
+  if (meta.signIn) {
+    const s = meta.signIn;
+    const share = (load, idle = s.idle) => `${fmt(load.rps)} req/s (${fmt((load.rps / idle.rps) * 100, 1)} % of idle, p99 ${fmt(load.p99, 1)} ms)`;
+    lines.push('');
+    lines.push(
+      `Sign-in: POST /auth/sign-in ${fmt(s.signInMs, 1)} ms and ${fmt(s.cpuMs, 1)} ms of server CPU; a password check alone ${fmt(s.hashMs, 1)} ms and ${fmt(s.hashCpuMs, 1)} ms CPU.` +
+        ` Another workspace's GET /organization: idle ${fmt(s.idle.rps)} req/s (p99 ${fmt(s.idle.p99, 1)} ms), at ${fmt(s.atFive.signInsPerSecond, 1)} sign-ins/s ${share(s.atFive)};` +
+        ` With the default bounds (idle ${fmt(s.flooded.idle.rps)} req/s), under 8 callers of one address signing in back to back` +
+        ` (${fmt(s.flooded.signInsPerSecond, 1)} taken/s, ${fmt(s.flooded.refusedPerSecond)} refused/s) ${share(s.flooded, s.flooded.idle)},` +
+        ` under the same callers sending no body (422, no check) ${share(s.flooded.empty, s.flooded.idle)}`,
+    );
+  }
   if (meta.flood) {
     const f = meta.flood;
     lines.push('');
@@ -587,7 +690,7 @@ async function runStore(store) {
   const fixtures = await seed(url, workspaces, log);
   const main = fixtures[fixtures.length - 1];
 
-  /** listingBounds 'default' keeps the service's own bounds on concurrent listings (the flood case); else they are out of the way. */
+  /** listingBounds 'default' keeps the service's own bounds on concurrent listings and password checks (the flood cases); else they are out of the way. */
   const startServer = async (root = ROOT, databaseUrl = url, listingBounds = 'raised') => {
     const port = await freePort();
     const started = await startProcess(
@@ -607,7 +710,7 @@ async function runStore(store) {
         RATE_LIMIT_PER_ADDRESS: '1000000000',
         RATE_LIMIT_PER_TOKEN: '1000000000',
         // Likewise the bounds on listings running at once, which ten connections of one token would meet.
-        ...(listingBounds === 'default' ? {} : { LISTING_CONCURRENCY_PER_TOKEN: '1000000', LISTING_CONCURRENCY_PER_WORKSPACE: '1000000' }),
+        ...(listingBounds === 'default' ? {} : { LISTING_CONCURRENCY_PER_TOKEN: '1000000', LISTING_CONCURRENCY_PER_WORKSPACE: '1000000', SIGN_IN_ATTEMPTS_PER_ADDRESS: '1000000000' }),
       },
       '/readyz',
       port,
@@ -631,6 +734,7 @@ async function runStore(store) {
   const scaling = [];
   let memory;
   let flood;
+  let signIn;
   let webhooks;
   let reports;
   let exported;
@@ -656,6 +760,13 @@ async function runStore(store) {
     if (!COMPARE && (!ONLY || ONLY.includes('webhooks'))) {
       webhooks = await webhookCase(server, ceiling, main, casesOf(main).find((x) => x.id === 'post'));
       log(`[${store}] webhooks: ${webhooks.events} events in ${fmt(webhooks.seconds, 2)} s; POST with a webhook ${fmt(webhooks.post.rps)} req/s`);
+    }
+    if (!COMPARE && (!ONLY || ONLY.includes('sign-in'))) {
+      signIn = await signInCase(server, main, fixtures[0]);
+      await stopProcess(server);
+      server = await startServer(ROOT, url, 'default');
+      signIn.flooded = await signInFlood(server, main, fixtures[0]);
+      log(`[${store}] sign-in: ${fmt(signIn.signInMs, 1)} ms (a password check alone ${fmt(signIn.hashMs, 1)} ms); reads idle ${fmt(signIn.idle.rps)} req/s, ${fmt(signIn.atFive.rps)} at 5 sign-ins/s, ${fmt(signIn.flooded.rps)} under a flood`);
     }
     if (!COMPARE && (!ONLY || ONLY.includes('flood'))) {
       // On a server with the service's own bounds on listings, which the flood is meant to meet.
@@ -694,6 +805,7 @@ async function runStore(store) {
     loadBefore,
     loadAfter: quietness(),
     flood,
+    signIn,
     webhooks,
     reports,
     exported,

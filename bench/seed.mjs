@@ -11,6 +11,8 @@ import { openStore } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { createWorkspace } from '../dist/areas/workspace/index.js';
 import { findOrCreateAccount, insertApiKey } from '../dist/areas/access/index.js';
+import { hashPassword } from '../dist/areas/access/password-hashing.js';
+import { setAccountPassword } from '../dist/areas/access/repository.js';
 import { insertMember, insertProject } from '../dist/areas/projects/repository.js';
 import { createUser } from '../dist/areas/users/index.js';
 import { toDbBool } from '../dist/db/values.js';
@@ -49,6 +51,10 @@ function random(seed) {
 
 const iso = (ms) => new Date(ms).toISOString();
 
+/** The one user of each workspace who signs in with a password (the sign-in case), hashed as PUT /auth/password hashes. */
+const PASSWORD_USER = 8;
+const PASSWORD = 'correct horse battery staple';
+
 /** A rate in EUR from `now` on (before every seeded activity), shaped as the rates area writes it. */
 const rateRow = (organizationId, now, value) => ({
   id: uuidv7(),
@@ -84,6 +90,7 @@ export async function seedWorkspace(db, dialect, spec) {
     const token = newToken(API_KEY_PREFIX);
     await insertApiKey(db, { organizationId, userId: id, name: 'bench', token });
     users.push({ id, token, role: i < 3 ? 'Administrator' : 'User', projects: [] });
+    if (i === PASSWORD_USER) await setAccountPassword(db, accountId, await hashPassword(PASSWORD), iso(spec.now));
   }
   // Roles in the bench: the reader, the writer and the heavy user are plain Users, project admins nowhere.
   const reader = users[5];
@@ -211,6 +218,7 @@ export async function seedWorkspace(db, dialect, spec) {
     reader: { id: reader.id, token: reader.token, activityIds: pick(readerIds, 1000), entries: readerStarts.length },
     writer: { id: writer.id, token: writer.token, projectId: writerProject ? writerProject.id : null, activityIds: pick(writerIds, 200) },
     heavy: { id: heavy.id, token: heavy.token, entries: heavyCount },
+    signIn: { email: `user${PASSWORD_USER}@${spec.domain}.bench.example.com`, password: PASSWORD },
     windows: { small: window(100), large: window(1000) },
   };
 }
