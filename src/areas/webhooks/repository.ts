@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, type Db, type Trx } from '../../db/database.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/webhooks.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
@@ -220,9 +220,27 @@ export interface ClaimedDelivery {
 export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string): Promise<ClaimedDelivery[]> {
   const postgres = dialectOf(db) === 'postgres';
   return db.transaction().execute(async (trx) => {
+    // Driven by the enabled webhooks, each probing the index of pending deliveries for its first
+    // one: the work is one probe a webhook however long a backlog is (a scan of the due deliveries
+    // that skipped all but each webhook's first read the whole backlog on every pass).
     let query = trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .selectFrom('webhooks as w')
+      .innerJoin('webhook_deliveries as d', (join) =>
+        join.on((eb) =>
+          eb(
+            'd.id',
+            '=',
+            eb
+              .selectFrom('webhook_deliveries as e')
+              .select('e.id')
+              .whereRef('e.webhook_id', '=', 'w.id')
+              // A literal, not a parameter: only then may the planner take the partial index of pending ones.
+              .where('e.status', '=', sql.lit('pending'))
+              .orderBy('e.seq')
+              .limit(1),
+          ),
+        ),
+      )
       .select([
         'd.id',
         'd.organization_id',
@@ -237,21 +255,9 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
         'w.previous_secret_sealed',
         'w.previous_secret_expires_at',
       ])
-      .where('d.status', '=', 'pending')
+      .where('w.enabled', '=', toDbBool(true))
       .where('d.next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-      .where('w.enabled', '=', toDbBool(true))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries as e')
-              .select('e.id')
-              .whereRef('e.webhook_id', '=', 'd.webhook_id')
-              .where('e.status', '=', 'pending')
-              .whereRef('e.seq', '<', 'd.seq'),
-          ),
-        ),
-      )
       .orderBy('d.next_attempt_at')
       .limit(limit);
     if (postgres) query = query.forUpdate('d').skipLocked();

@@ -11,6 +11,7 @@ import * as signIn from './0008_sign_in.js';
 import * as twoFactorAndSingleSignOn from './0009_two_factor_and_single_sign_on.js';
 import * as changeFeed from './0010_change_feed.js';
 import * as webhooks from './0011_webhooks.js';
+import * as webhookPendingHeads from './0012_webhook_pending_heads.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -33,4 +34,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0009_two_factor_and_single_sign_on': twoFactorAndSingleSignOn,
   '0010_change_feed': changeFeed,
   '0011_webhooks': webhooks,
+  '0012_webhook_pending_heads': webhookPendingHeads,
 };
