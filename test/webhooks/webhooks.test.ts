@@ -333,6 +333,37 @@ describeEachStore(
       expect(hook.events).toEqual(['*']);
     });
 
+    it('one pass sends a webhook\'s queued events one after another in order; one failing midway holds those after it, untried, for its retry', async () => {
+      fresh();
+      const ws = await h.workspace();
+      const hook = await createHook(h, ws, { url: receiver.url('/run') });
+      await drain(h); // the ping
+      receiver.received.length = 0;
+      const events = [];
+      for (let i = 0; i < 5; i++) events.push(await emit(h, ws, 'activity.created'));
+      let failed = false;
+      receiver.answer = (received, response) => {
+        const failing = received.eventId === events[2]!.id && !failed;
+        failed ||= failing;
+        response.writeHead(failing ? 503 : 204).end();
+      };
+      const now = new Date();
+      expect(await deliverWebhooks(h, { now })).toEqual({ succeeded: 2, failed: 1, gaveUp: 0 });
+      expect(receiver.received.map((r) => r.eventId)).toEqual(events.slice(0, 3).map((e) => e.id));
+      const byEvent = new Map(Object.values(await deliveriesOf(h, ws, hook.id)).map((d: any) => [d.eventId, d]));
+      expect(events.map((e) => [byEvent.get(e.id).status, byEvent.get(e.id).attempts.length])).toEqual([
+        ['succeeded', 1],
+        ['succeeded', 1],
+        ['pending', 1],
+        ['pending', 0],
+        ['pending', 0],
+      ]);
+      // Nothing is sent before the retry is due; then the rest follow in one pass, in order.
+      expect(await deliverWebhooks(h, { now })).toEqual({ succeeded: 0, failed: 0, gaveUp: 0 });
+      expect(await deliverWebhooks(h, { now: at(now, 60_000) })).toEqual({ succeeded: 3, failed: 0, gaveUp: 0 });
+      expect(receiver.received.map((r) => r.eventId)).toEqual([...events.slice(0, 3), ...events.slice(2)].map((e) => e.id));
+    });
+
     it('finished deliveries are kept 30 days after they finish, then pruned; pending ones stay', async () => {
       fresh();
       const ws = await h.workspace();

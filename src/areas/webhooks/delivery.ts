@@ -10,9 +10,10 @@ import {
   finishAttempt,
   insertAttempt,
   pruneFinishedDeliveries,
+  releaseDeliveries,
   type ClaimedDelivery,
 } from './repository.js';
-import { DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
+import { DELIVERIES_PER_RUN, DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
 import { sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
 import { signingSecrets } from './service.js';
 import { signatureHeader } from './signature.js';
@@ -32,8 +33,9 @@ export interface WebhookPassResult {
 }
 
 /**
- * One pass: claims the due deliveries (the first unfinished one of each enabled webhook, so one
- * webhook's deliveries go in order), makes one attempt of each at once, and records the outcomes.
+ * One pass: claims the due deliveries of up to WEBHOOK_CONCURRENCY webhooks (each webhook's first
+ * unfinished one and up to DELIVERIES_PER_RUN - 1 after it), delivers the webhooks' runs at once,
+ * each run one delivery after another, and records each run's outcomes in one transaction.
  * The worker runs it every WEBHOOK_WORKER_INTERVAL_MS; tests call it to deliver now.
  */
 export async function deliverWebhooks(app: FastifyInstance, options: WebhookPassOptions = {}): Promise<WebhookPassResult> {
@@ -41,17 +43,29 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
-  const claimed = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim);
+  const claimed = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);
   const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
+  const clock = options.now ? () => options.now! : () => new Date();
   await Promise.all(
-    claimed.map((delivery) =>
-      attempt(app, delivery, now, options.resolver ?? systemResolver, result).catch((error: unknown) => {
-        // E.g. the webhook was deleted meanwhile; otherwise its lease runs out and it is tried again.
-        app.log.warn({ err: error, webhookId: delivery.webhookId, deliveryId: delivery.id }, 'webhook delivery not recorded');
+    runsOf(claimed).map((run) =>
+      deliverRun(app, run, clock, options.resolver ?? systemResolver, result).catch((error: unknown) => {
+        // E.g. the webhook was deleted meanwhile; otherwise its leases run out and it is tried again.
+        app.log.warn({ err: error, webhookId: run[0]!.webhookId, deliveryId: run[0]!.id }, 'webhook deliveries not recorded');
       }),
     ),
   );
   return result;
+}
+
+/** The claimed deliveries by webhook, each webhook's in order. */
+function runsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
+  const runs = new Map<string, ClaimedDelivery[]>();
+  for (const delivery of claimed) {
+    const run = runs.get(delivery.webhookId);
+    if (run) run.push(delivery);
+    else runs.set(delivery.webhookId, [delivery]);
+  }
+  return [...runs.values()];
 }
 
 const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: the server secret (SECRET_KEY) changed; rotate the secret' };
@@ -74,36 +88,58 @@ function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: 
   };
 }
 
-async function attempt(app: FastifyInstance, delivery: ClaimedDelivery, now: Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
-  const timestamp = Math.floor(now.getTime() / 1000);
-  const secrets = signingSecrets(
-    app.config,
-    { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
-    now,
-  );
-  const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, timestamp, app.config.webhooks, resolver));
-  const at = now.toISOString();
-  const firstAttemptAt = delivery.firstAttemptAt ?? at;
-  const next = outcome.error === null ? null : nextAttemptAfterFailure(new Date(firstAttemptAt), now, delivery.attempts + 1);
-  // The attempt and what follows from it are one transaction: one commit a delivery, not two.
+interface Attempted {
+  delivery: ClaimedDelivery;
+  at: Date;
+  outcome: { statusCode: number | null; durationMs: number; error: string | null };
+}
+
+/**
+ * Delivers a webhook's run one delivery after another, in order, until one fails (the rest wait
+ * behind its retry) or the lease could end before another attempt's timeout; then records every
+ * attempt and outcome, and gives back what was not attempted, in one transaction.
+ */
+async function deliverRun(app: FastifyInstance, run: ClaimedDelivery[], clock: () => Date, resolver: Resolver, result: WebhookPassResult): Promise<void> {
+  const settings = app.config.webhooks;
+  const started = Date.now();
+  const attempted: Attempted[] = [];
+  for (const delivery of run) {
+    if (attempted.length > 0 && Date.now() - started + settings.timeoutMs >= settings.leaseMs) break;
+    const at = clock();
+    const secrets = signingSecrets(
+      app.config,
+      { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
+      at,
+    );
+    const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, Math.floor(at.getTime() / 1000), settings, resolver));
+    attempted.push({ delivery, at, outcome });
+    if (outcome.error !== null) break;
+  }
+  const unattempted = run.slice(attempted.length).map((delivery) => delivery.id);
+  const last = attempted.at(-1)!;
+  const firstAttemptAt = last.delivery.firstAttemptAt ?? last.at.toISOString();
+  const next = last.outcome.error === null ? null : nextAttemptAfterFailure(new Date(firstAttemptAt), last.at, last.delivery.attempts + 1);
+  // The run's attempts and what follows from them are one transaction: one commit a run.
   const gaveUp = await app.db.transaction().execute(async (trx) => {
-    await insertAttempt(trx, delivery.id, { at, ...outcome });
-    if (outcome.error === null) {
-      await finishAttempt(trx, delivery.id, delivery.claim, { status: 'succeeded', firstAttemptAt, nextAttemptAt: null, finishedAt: at });
-      return false;
+    for (const { delivery, at, outcome } of attempted) {
+      await insertAttempt(trx, delivery.id, { at: at.toISOString(), ...outcome });
+      if (outcome.error === null) {
+        await finishAttempt(trx, delivery.id, delivery.claim, { status: 'succeeded', firstAttemptAt: delivery.firstAttemptAt ?? at.toISOString(), nextAttemptAt: null, finishedAt: at.toISOString() });
+      }
     }
+    await releaseDeliveries(trx, unattempted, last.delivery.claim);
+    if (last.outcome.error === null) return false;
     if (next !== null) {
-      await finishAttempt(trx, delivery.id, delivery.claim, { status: 'pending', firstAttemptAt, nextAttemptAt: next.toISOString(), finishedAt: null });
+      await finishAttempt(trx, last.delivery.id, last.delivery.claim, { status: 'pending', firstAttemptAt, nextAttemptAt: next.toISOString(), finishedAt: null });
       return false;
     }
-    await giveUp(trx, delivery, outcome.error, firstAttemptAt, at);
+    await giveUp(trx, last.delivery, last.outcome.error, firstAttemptAt, last.at.toISOString());
     return true;
   });
-  if (outcome.error === null) {
-    result.succeeded++;
-    return;
-  }
+  result.succeeded += attempted.filter((a) => a.outcome.error === null).length;
+  if (last.outcome.error === null) return;
   result.failed++;
+  const { delivery, outcome } = last;
   if (gaveUp) {
     result.gaveUp++;
     app.log.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id, error: outcome.error }, 'webhook delivery gave up; webhook disabled');

@@ -212,12 +212,14 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes up to `limit` due deliveries, each the first unfinished one of an enabled webhook, and holds
- * them until `until` under the claim `claim`. On PostgreSQL the candidates are read FOR UPDATE SKIP
- * LOCKED, so instances claiming at once pass each other by; the conditional update (free or lease
- * expired) is what makes a claim exclusive on either store.
+ * Takes the due deliveries of up to `limit` enabled webhooks: each webhook's first unfinished one and
+ * the up to `runLength - 1` that follow it in order (a run, delivered one after another), held until
+ * `until` under the claim `claim`; runs come back in order, one after another. On PostgreSQL the
+ * first ones are read FOR UPDATE SKIP LOCKED, so instances claiming at once pass each other by (and
+ * the one holding a webhook's first delivery is the only one taking its followers); the conditional
+ * updates (free or lease expired) are what make a claim exclusive on either store.
  */
-export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string, runLength = 1): Promise<ClaimedDelivery[]> {
   const postgres = dialectOf(db) === 'postgres';
   return db.transaction().execute(async (trx) => {
     // Driven by the enabled webhooks, each probing the index of pending deliveries for its first
@@ -243,6 +245,7 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
       )
       .select([
         'd.id',
+        'd.seq',
         'd.organization_id',
         'd.webhook_id',
         'd.event_id',
@@ -271,24 +274,68 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) continue;
-      claimed.push({
-        id: row.id,
-        organizationId: row.organization_id,
-        webhookId: row.webhook_id,
-        eventId: row.event_id,
-        eventType: row.event_type,
-        body: row.body,
-        attempts: row.attempts,
-        firstAttemptAt: row.first_attempt_at,
-        url: row.url,
-        secretSealed: row.secret_sealed,
-        previousSecretSealed: row.previous_secret_sealed,
-        previousSecretExpiresAt: row.previous_secret_expires_at,
-        claim,
-      });
+      const webhook = { url: row.url, secretSealed: row.secret_sealed, previousSecretSealed: row.previous_secret_sealed, previousSecretExpiresAt: row.previous_secret_expires_at, claim };
+      claimed.push({ ...deliveryOf(row), ...webhook });
+      if (runLength > 1) {
+        for (const follower of await claimFollowers(trx, row.webhook_id, row.seq, now, until, runLength - 1, claim)) claimed.push({ ...deliveryOf(follower), ...webhook });
+      }
     }
     return claimed;
   });
+}
+
+type DeliveryRow = Pick<Selectable<WebhookDeliveriesTable>, 'id' | 'organization_id' | 'webhook_id' | 'event_id' | 'event_type' | 'body' | 'attempts' | 'first_attempt_at'>;
+
+const deliveryOf = (row: DeliveryRow) => ({
+  id: row.id,
+  organizationId: row.organization_id,
+  webhookId: row.webhook_id,
+  eventId: row.event_id,
+  eventType: row.event_type,
+  body: row.body,
+  attempts: row.attempts,
+  firstAttemptAt: row.first_attempt_at,
+});
+
+/** Claims the pending deliveries right after `seq` of the webhook, in order, up to the first that is not free and due. */
+async function claimFollowers(trx: Trx, webhookId: string, seq: number, now: string, until: string, count: number, claim: string): Promise<DeliveryRow[]> {
+  const next = await trx
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'organization_id', 'webhook_id', 'event_id', 'event_type', 'body', 'attempts', 'first_attempt_at', 'next_attempt_at', 'locked_until'])
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', sql.lit('pending'))
+    .where('seq', '>', seq)
+    .orderBy('seq')
+    .limit(count)
+    .execute();
+  const free = (row: (typeof next)[number]) => row.next_attempt_at <= now && (row.locked_until === null || row.locked_until <= now);
+  const stop = next.findIndex((row) => !free(row));
+  const run = stop === -1 ? next : next.slice(0, stop);
+  if (run.length === 0) return [];
+  const taken = await trx
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: until, claim })
+    .where(
+      'id',
+      'in',
+      run.map((row) => row.id),
+    )
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('id')
+    .execute();
+  const ids = new Set(taken.map((row) => row.id));
+  const gap = run.findIndex((row) => !ids.has(row.id));
+  if (gap === -1) return run;
+  // One was taken meanwhile by another claim: the run ends before it, and those after it go back.
+  await releaseDeliveries(trx, run.slice(gap).filter((row) => ids.has(row.id)).map((row) => row.id), claim);
+  return run.slice(0, gap);
+}
+
+/** Gives back deliveries of a run that were not attempted (the run stopped at a failure or its time ran out). */
+export async function releaseDeliveries(trx: Trx, ids: string[], claim: string): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('webhook_deliveries').set({ locked_until: null, claim: null }).where('id', 'in', ids).where('claim', '=', claim).execute();
 }
 
 export async function insertAttempt(

@@ -6,6 +6,11 @@ import { classifyAddress, type AddressClass } from '../../lib/addresses.js';
 export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 /** Finished deliveries are kept this long, then pruned with their attempts. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+/**
+ * A worker takes up to this many of one webhook's deliveries at once and sends them one after
+ * another, recording them in one transaction (docs/webhooks.md "Delivery").
+ */
+export const DELIVERIES_PER_RUN = 16;
 /** After a rotation the former secret keeps signing this long. */
 export const SECRET_GRACE_MS = 24 * 60 * 60_000;
 
