@@ -339,7 +339,7 @@ describeEachStore(
       const hook = await createHook(h, ws, { url: receiver.url('/run') });
       await drain(h); // the ping
       receiver.received.length = 0;
-      const events = [];
+      const events: Array<{ id: string }> = [];
       for (let i = 0; i < 5; i++) events.push(await emit(h, ws, 'activity.created'));
       let failed = false;
       receiver.answer = (received, response) => {
