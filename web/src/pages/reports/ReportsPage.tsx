@@ -5,6 +5,7 @@ import { changes, formats, me, projects, reloadProjects } from '../../lib/sessio
 import '../manage/manage.css';
 import { directory, loadDirectory } from '../manage/directory.js';
 import { fileNameOf, saveFile } from './download.js';
+import { ChoiceFilter } from './ChoiceFilter.js';
 import { DimensionList } from './Dimensions.js';
 import { draftOf, METRICS, newDraft, NO_PROJECT, offeredMetrics, PERIODS, runBody, type Draft, type Report, type ReportResult } from './definition.js';
 import { Entries, type Source } from './Entries.js';
@@ -135,7 +136,6 @@ export function ReportsPage() {
     .filter((project) => d.showArchivedProjects || !project.archived || d.projectIds.includes(project.id))
     .sort((a, b) => a.name.localeCompare(b.name));
   const people = Object.values(directory.value).sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email));
-  const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
 
   return (
     <>
@@ -230,32 +230,14 @@ export function ReportsPage() {
               <input id="report-name-contains" value={d.nameContains} maxLength={200} onInput={(e) => change({ nameContains: e.currentTarget.value })} />
             </Field>
           </div>
-          <details>
-            <summary>Projects {d.projectIds.length ? `(${d.projectIds.length} chosen)` : '(all)'}</summary>
-            <div class="choices" role="group" aria-label="Projects">
-              {projectList.map((project) => (
-                <span class="check" key={project.id}>
-                  <input type="checkbox" id={`filter-project-${project.id}`} checked={d.projectIds.includes(project.id)} onChange={(e) => change({ projectIds: toggle(d.projectIds, project.id, e.currentTarget.checked) })} />
-                  <label for={`filter-project-${project.id}`}>{project.name}</label>
-                </span>
-              ))}
-              <span class="check">
-                <input type="checkbox" id="filter-project-none" checked={d.projectIds.includes(NO_PROJECT)} onChange={(e) => change({ projectIds: toggle(d.projectIds, NO_PROJECT, e.currentTarget.checked) })} />
-                <label for="filter-project-none">No project</label>
-              </span>
-            </div>
-          </details>
-          <details>
-            <summary>People {d.userIds.length ? `(${d.userIds.length} chosen)` : '(all)'}</summary>
-            <div class="choices" role="group" aria-label="People">
-              {people.map((user) => (
-                <span class="check" key={user.id}>
-                  <input type="checkbox" id={`filter-user-${user.id}`} checked={d.userIds.includes(user.id)} onChange={(e) => change({ userIds: toggle(d.userIds, user.id, e.currentTarget.checked) })} />
-                  <label for={`filter-user-${user.id}`}>{user.name || user.email}</label>
-                </span>
-              ))}
-            </div>
-          </details>
+          <ChoiceFilter
+            title="Projects"
+            idPrefix="project"
+            choices={[...projectList.map((project) => ({ id: project.id, label: project.name })), { id: NO_PROJECT, label: 'No project' }]}
+            chosen={d.projectIds}
+            onChange={(projectIds) => change({ projectIds })}
+          />
+          <ChoiceFilter title="People" idPrefix="user" choices={people.map((user) => ({ id: user.id, label: user.name || user.email }))} chosen={d.userIds} onChange={(userIds) => change({ userIds })} />
           <span class="check">
             <input type="checkbox" id="report-archived" checked={d.showArchivedProjects} onChange={(e) => change({ showArchivedProjects: e.currentTarget.checked })} />
             <label for="report-archived">Include archived projects</label>
