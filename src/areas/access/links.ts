@@ -6,7 +6,7 @@ import { normalizeEmail } from '../../lib/email.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { LINK_MAILS_PER_ADDRESS_HOUR } from './rules.js';
 import { hashToken, newToken, ONE_TIME_TOKEN_PREFIX } from '../../lib/tokens.js';
-import { countRecentMessages, enqueueMessage } from '../mail/index.js';
+import { countRecentServiceMessages, enqueueMessage } from '../mail/index.js';
 import { countUnusedLinks, findActiveUserByEmail, insertOneTimeToken, workspacesOfEmail, type OneTimePurpose } from './repository.js';
 
 /** How long each kind of mailed link works (docs/rules.md §7 Links): a sign-in or reset link a quarter of an hour, an invitation a week. */
@@ -99,11 +99,12 @@ export async function mailSignInLink(
 export async function mailWorkspaceList(db: Db, config: Config, email: string): Promise<void> {
   const workspaces = await workspacesOfEmail(db, email);
   if (workspaces.length === 0) return;
-  const listsThisHour = await countRecentMessages(db, { organizationId: null, address: normalizeEmail(email), kinds: ['workspaceList'], since: hourAgo() });
+  const to = normalizeEmail(email);
+  const listsThisHour = await countRecentServiceMessages(db, { address: to, kinds: ['workspaceList'], since: hourAgo() });
   if (listsThisHour >= LINK_MAILS_PER_ADDRESS_HOUR) return;
   await enqueueMessage(db, {
     organizationId: null,
-    to: normalizeEmail(email),
+    to,
     kind: 'workspaceList',
     subject: 'Your timetrack workspaces',
     body:

@@ -3,7 +3,7 @@ import type { Area } from '../area.js';
 import { startMailWorker } from './delivery.js';
 
 export { deliverPending } from './delivery.js';
-export { countRecentMessages, enqueueMessage, EXPIRED_BODY, expireMessageWith, listMessages, type NewMessage, type OutboxMessage } from './repository.js';
+export { countRecentServiceMessages, enqueueMessage, EXPIRED_BODY, expireMessageWith, listMessages, type NewMessage, type OutboxMessage } from './repository.js';
 
 /**
  * Outgoing mail has no routes: causes write messages with enqueueMessage in their own transaction,

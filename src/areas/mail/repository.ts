@@ -60,18 +60,18 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<strin
 }
 
 /**
- * How many messages of these kinds were written to an address since an instant, in one workspace
- * (or, with `organizationId` null, outside any): an index range over the workspace's recent mail.
+ * How many messages of these kinds the service itself (outside any workspace: a workspace list)
+ * wrote to an address since an instant.
  */
-export async function countRecentMessages(db: Db, to: { organizationId: string | null; address: string; kinds: string[]; since: string }): Promise<number> {
-  let query = db
+export async function countRecentServiceMessages(db: Db, to: { address: string; kinds: string[]; since: string }): Promise<number> {
+  const row = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('organization_id', 'is', null)
     .where('created_at', '>', to.since)
     .where('to_address', '=', to.address)
-    .where('kind', 'in', to.kinds);
-  query = to.organizationId === null ? query.where('organization_id', 'is', null) : query.where('organization_id', '=', to.organizationId);
-  const row = await query.executeTakeFirstOrThrow();
+    .where('kind', 'in', to.kinds)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
