@@ -364,6 +364,42 @@ describeEachStore(
       expect(receiver.received.map((r) => r.eventId)).toEqual([...events.slice(0, 3), ...events.slice(2)].map((e) => e.id));
     });
 
+    it('a webhook gets events in the order their writes committed: a write that began first and committed last is delivered last', async () => {
+      fresh();
+      const ws = await h.workspace();
+      await createHook(h, ws, { url: receiver.url('/commit-order') });
+      await drain(h); // the ping
+      receiver.received.length = 0;
+      const event = (type: string) => ({ id: newId(), organizationId: ws.organizationId, type, createdAt: new Date().toISOString(), actorId: ws.admin.userId, data: { id: newId() } });
+      const early = event('activity.created');
+      const late = event('activity.updated');
+      const committed: string[] = [];
+      let enqueued!: () => void;
+      let release!: () => void;
+      const written = new Promise<void>((resolve) => (enqueued = resolve));
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const first = h.app.db
+        .transaction()
+        .execute(async (trx) => {
+          await enqueueWebhookDeliveries(trx, early);
+          enqueued();
+          await held;
+        })
+        .then(() => committed.push(early.id));
+      await written;
+      const second = h.app.db
+        .transaction()
+        .execute((trx) => enqueueWebhookDeliveries(trx, late))
+        .then(() => committed.push(late.id));
+      // PostgreSQL commits the second write while the first is open; SQLite has one writer, so the second waits.
+      await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
+      release();
+      await Promise.all([first, second]);
+      if (h.store === 'postgres') expect(committed).toEqual([late.id, early.id]);
+      await drain(h);
+      expect(receiver.received.map((r) => r.eventId)).toEqual(committed);
+    });
+
     it('finished deliveries are kept 30 days after they finish, then pruned; pending ones stay', async () => {
       fresh();
       const ws = await h.workspace();

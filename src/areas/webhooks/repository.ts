@@ -110,9 +110,9 @@ export async function workspaceOf(db: Db, organizationId: string): Promise<{ id:
 }
 
 /**
- * The webhook's next delivery number. The update holds the webhook's row until the transaction
- * ends, so two transactions take numbers in the order they commit: a delivery never overtakes one
- * committed before it.
+ * The webhook's next delivery number, on SQLite. The update holds the webhook's row until the
+ * transaction ends, so two transactions take numbers in the order they commit: a delivery never
+ * overtakes one committed before it. PostgreSQL gives the number at COMMIT instead (migration 0013).
  */
 async function takeSeq(trx: Trx, webhookId: string): Promise<number> {
   const row = await trx
@@ -141,7 +141,7 @@ export async function insertDelivery(trx: Trx, delivery: NewDelivery): Promise<s
       id,
       organization_id: delivery.organizationId,
       webhook_id: delivery.webhookId,
-      seq: await takeSeq(trx, delivery.webhookId),
+      seq: dialectOf(trx) === 'postgres' ? null : await takeSeq(trx, delivery.webhookId),
       event_id: delivery.eventId,
       event_type: delivery.eventType,
       body: delivery.body,

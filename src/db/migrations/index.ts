@@ -12,6 +12,7 @@ import * as twoFactorAndSingleSignOn from './0009_two_factor_and_single_sign_on.
 import * as changeFeed from './0010_change_feed.js';
 import * as webhooks from './0011_webhooks.js';
 import * as webhookPendingHeads from './0012_webhook_pending_heads.js';
+import * as webhookSeqAtCommit from './0013_webhook_seq_at_commit.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -35,4 +36,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0010_change_feed': changeFeed,
   '0011_webhooks': webhooks,
   '0012_webhook_pending_heads': webhookPendingHeads,
+  '0013_webhook_seq_at_commit': webhookSeqAtCommit,
 };

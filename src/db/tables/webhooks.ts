@@ -3,6 +3,8 @@ import type { DbBool } from './types.js';
 
 /** bigint columns: read back as numbers (database.ts sets the int8 parser). */
 type Counter = ColumnType<number, number | undefined, number>;
+/** A delivery's number: on PostgreSQL written null and given at COMMIT (migration 0013), so never null once visible to others. */
+type DeliverySeq = ColumnType<number, number | null, number>;
 
 export interface WebhooksTable {
   id: string;
@@ -12,14 +14,14 @@ export interface WebhooksTable {
   events: string;
   enabled: DbBool;
   description: string | null;
-  /** The signing secret, sealed with WEBHOOK_SECRET_KEY (lib/sealed.ts). */
+  /** The signing secret, sealed with the server secret (lib/sealing.ts). */
   secret_sealed: string;
   /** After a rotation: the former secret, still signing until previous_secret_expires_at. */
   previous_secret_sealed: string | null;
   previous_secret_expires_at: string | null;
   /** Why the service disabled the webhook (its retry window ran out); null when an administrator set `enabled`. */
   disabled_reason: string | null;
-  /** The seq of the webhook's last delivery; taking the next one locks the row, so seq follows commit order. */
+  /** The seq of the webhook's last delivery; taking the next one locks the row, so seq follows commit order (on PostgreSQL taken at COMMIT). */
   next_seq: Counter;
   created_at: string;
   updated_at: string;
@@ -31,7 +33,7 @@ export interface WebhookDeliveriesTable {
   id: string;
   organization_id: string;
   webhook_id: string;
-  seq: Counter;
+  seq: DeliverySeq;
   event_id: string;
   event_type: string;
   body: string;
