@@ -159,8 +159,8 @@ function signInFailures(app: FastifyInstance, storeOf: (kind: string) => Fastify
       return Math.max(lockedFor(byAccount, perAccount), lockedFor(byAddress, perAddress));
     },
     async attempt(keys: FailureKeys) {
-      const counted = await count(attempts, keys.address, attemptsPerAddress, true, WINDOW_MS);
-      return counted !== undefined && counted.current > attemptsPerAddress ? Math.max(1, Math.ceil(counted.ttl / 1000)) : 0;
+      // The count includes this check: it is refused when it would be one more than the minute allows.
+      return lockedFor(await count(attempts, keys.address, attemptsPerAddress, true, WINDOW_MS), attemptsPerAddress + 1);
     },
     async record(keys: FailureKeys) {
       await Promise.all([count(account, keys.account, perAccount, true), count(address, keys.address, perAddress, true)]);

@@ -43,11 +43,11 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
-  const claimed = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);
+  const runs = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);
   const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
   const clock = options.now ? () => options.now! : () => new Date();
   await Promise.all(
-    runsOf(claimed).map((run) =>
+    runs.map((run) =>
       deliverRun(app, run, clock, options.resolver ?? systemResolver, result).catch((error: unknown) => {
         // E.g. the webhook was deleted meanwhile; otherwise its leases run out and it is tried again.
         app.log.warn({ err: error, webhookId: run[0]!.webhookId, deliveryId: run[0]!.id }, 'webhook deliveries not recorded');
@@ -55,17 +55,6 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
     ),
   );
   return result;
-}
-
-/** The claimed deliveries by webhook, each webhook's in order. */
-function runsOf(claimed: ClaimedDelivery[]): ClaimedDelivery[][] {
-  const runs = new Map<string, ClaimedDelivery[]>();
-  for (const delivery of claimed) {
-    const run = runs.get(delivery.webhookId);
-    if (run) run.push(delivery);
-    else runs.set(delivery.webhookId, [delivery]);
-  }
-  return [...runs.values()];
 }
 
 const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: the server secret (SECRET_KEY) changed; rotate the secret' };

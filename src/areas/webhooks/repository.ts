@@ -214,12 +214,12 @@ export interface ClaimedDelivery {
 /**
  * Takes the due deliveries of up to `limit` enabled webhooks: each webhook's first unfinished one and
  * the up to `runLength - 1` that follow it in order (a run, delivered one after another), held until
- * `until` under the claim `claim`; runs come back in order, one after another. On PostgreSQL the
+ * `until` under the claim `claim`; each run comes back in its order. On PostgreSQL the
  * first ones are read FOR UPDATE SKIP LOCKED, so instances claiming at once pass each other by (and
  * the one holding a webhook's first delivery is the only one taking its followers); the conditional
  * updates (free or lease expired) are what make a claim exclusive on either store.
  */
-export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string, runLength = 1): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string, runLength: number): Promise<ClaimedDelivery[][]> {
   const postgres = dialectOf(db) === 'postgres';
   return db.transaction().execute(async (trx) => {
     // Driven by the enabled webhooks, each probing the index of pending deliveries for its first
@@ -264,7 +264,7 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
       .orderBy('d.next_attempt_at')
       .limit(limit);
     if (postgres) query = query.forUpdate('d').skipLocked();
-    const claimed: ClaimedDelivery[] = [];
+    const runs: ClaimedDelivery[][] = [];
     for (const row of await query.execute()) {
       const result = await trx
         .updateTable('webhook_deliveries')
@@ -275,12 +275,10 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) continue;
       const webhook = { url: row.url, secretSealed: row.secret_sealed, previousSecretSealed: row.previous_secret_sealed, previousSecretExpiresAt: row.previous_secret_expires_at, claim };
-      claimed.push({ ...deliveryOf(row), ...webhook });
-      if (runLength > 1) {
-        for (const follower of await claimFollowers(trx, row.webhook_id, row.seq, now, until, runLength - 1, claim)) claimed.push({ ...deliveryOf(follower), ...webhook });
-      }
+      const followers = await claimFollowers(trx, row.webhook_id, row.seq, now, until, runLength - 1, claim);
+      runs.push([row, ...followers].map((delivery) => ({ ...deliveryOf(delivery), ...webhook })));
     }
-    return claimed;
+    return runs;
   });
 }
 
