@@ -138,6 +138,18 @@ async function stopProcess(proc) {
   if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
 }
 
+/** Runs a script of bench/ in a process of its own pinned to `core`: the JSON line it prints. */
+function runPinned(core, script, argument) {
+  const [file, argv] = pinned(core, [process.execPath, path.join(ROOT, 'bench', script), argument]);
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (chunk) => (text += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`${script} exited with ${code}`))));
+  });
+}
+
 /** One autocannon slice in its own pinned process; the server's CPU time is read around it. */
 async function slice(target, request, seconds) {
   const spec = {
@@ -149,15 +161,8 @@ async function slice(target, request, seconds) {
     paths: request.paths,
     bodies: request.bodies,
   };
-  const [file, argv] = pinned(1, [process.execPath, path.join(ROOT, 'bench/load.mjs'), JSON.stringify(spec)]);
   const cpuBefore = cpuSeconds(target.pid);
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (chunk) => (text += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load exited with ${code}`))));
-  });
+  const out = await runPinned(1, 'load.mjs', JSON.stringify(spec));
   const cpu = cpuSeconds(target.pid) - cpuBefore;
   if (out.non2xx > 0 || out.errors > 0) {
     throw new Error(`${request.label}: ${out.non2xx} non-2xx answers and ${out.errors} errors in a slice`);
@@ -320,15 +325,8 @@ async function floodCase(server, fixture, other, seconds) {
  * autocannon idle and under a steady 5 sign-ins a second. Then `signInFlood`.
  */
 async function signInCase(server, fixture, other) {
-  const [file, argv] = pinned(0, [process.execPath, path.join(ROOT, 'bench/hash-cost.mjs'), String(QUICK ? 10 : 30)]);
-  const hash = await new Promise((resolve, reject) => {
-    const child = spawn(file, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (chunk) => (text += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`hash-cost exited with ${code}`))));
-  });
   const signIns = QUICK ? 10 : 30;
+  const hash = await runPinned(0, 'hash-cost.mjs', String(signIns));
   // Warm: the routes' first run compiles, and the first check of a process hashes its stand-in digest too.
   for (let i = 0; i < 5; i++) await signInOnce(server, fixture);
   const times = [];
@@ -629,7 +627,7 @@ function printTable(store, results, scaling, memory, meta) {
     lines.push(
       `Sign-in: POST /auth/sign-in ${fmt(s.signInMs, 1)} ms and ${fmt(s.cpuMs, 1)} ms of server CPU; a password check alone ${fmt(s.hashMs, 1)} ms and ${fmt(s.hashCpuMs, 1)} ms CPU.` +
         ` Another workspace's GET /organization: idle ${fmt(s.idle.rps)} req/s (p99 ${fmt(s.idle.p99, 1)} ms), at ${fmt(s.atFive.signInsPerSecond, 1)} sign-ins/s ${share(s.atFive)};` +
-        ` With the default bounds (idle ${fmt(s.flooded.idle.rps)} req/s), under 8 callers of one address signing in back to back` +
+        ` with the default bounds (idle ${fmt(s.flooded.idle.rps)} req/s), under 8 callers of one address signing in back to back` +
         ` (${fmt(s.flooded.signInsPerSecond, 1)} taken/s, ${fmt(s.flooded.refusedPerSecond)} refused/s) ${share(s.flooded, s.flooded.idle)},` +
         ` under the same callers sending no body (422, no check) ${share(s.flooded.empty, s.flooded.idle)}`,
     );
