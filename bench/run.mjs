@@ -1,13 +1,14 @@
 // `npm run bench [-- --quick] [-- --store sqlite|postgres] [-- --only case,case] [-- --json file] [-- --compare REF]`
 //
-// Builds dist/ when stale, then for SQLite (and PostgreSQL when BENCH_DATABASE_URL is set):
-// seeds a fresh database in bulk, starts the real server (`node bin/start.js`, LOG_LEVEL=warn) pinned
-// to core 0, and drives it with autocannon from a separate process pinned to core 1. Every case is
-// measured in slices that alternate with slices against the ceiling (a bare node:http server on
-// core 0 answering a pre-serialized body of the case's answer size), so machine drift cancels out in
-// the per-pair ratios. Prints one table per store. With --compare REF, the other side of each pair is
-// the server as built from git revision REF instead of the ceiling (on a copy of the same seeded
-// SQLite file; on the same PostgreSQL schema), so a change is judged against its base in one run.
+// Builds dist/ when stale, then for SQLite (and PostgreSQL when BENCH_DATABASE_URL is set): seeds a
+// fresh database in bulk, starts the real server as `npm start` does (its default log level
+// included) pinned to core 0, and drives it with wrk from core 1. First the limits of the run: the
+// bare node:http ceiling, what wrk reaches against a raw socket (the ceiling counts only when it is
+// well below that), the stand-ins (bench/stand-in.mjs) and the service at two log levels. Then every
+// case in rounds with the ceiling answering the same size and the stand-in answering the same
+// request, so that machine drift cancels out in the per-round ratios. Prints one table per store.
+// With --compare REF, the other side of each pair is the server as built from git revision REF
+// instead (on a copy of the same seeded SQLite file; on the same PostgreSQL schema).
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import { setInterval, clearInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../bin/ensure-built.js';
+import { ensureWrk, wrkSlice } from './wrk.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -42,8 +44,12 @@ const PROFILE = option('profile');
 const COMPARE = option('compare');
 
 const PLAN = QUICK
-  ? { main: 100_000, scale: [10_000], pairs: 1, seconds: 1, warmup: 0.5, connections: 10 }
-  : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, seconds: 3, warmup: 1, connections: 10 };
+  ? { main: 100_000, scale: [10_000], pairs: 1, seconds: 1, warmup: 1, firstWarmup: 3, connections: 10 }
+  : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, seconds: 3, warmup: 1, firstWarmup: 6, connections: 10 };
+
+// --pairs N, --seconds N: more or longer rounds than the plan's (for a closer look at a few cases).
+if (option('pairs')) PLAN.pairs = Number(option('pairs'));
+if (option('seconds')) PLAN.seconds = Number(option('seconds'));
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -115,19 +121,27 @@ async function waitForHttp(port, urlPath, child) {
   }
 }
 
+/** Where the processes' standard output goes: a file, as an operator's log would (read back only on a failure). */
+const OUTPUT_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-logs-'));
+process.on('exit', () => fs.rmSync(OUTPUT_DIR, { recursive: true, force: true }));
+let outputs = 0;
+
 async function startProcess(core, command, env, readyPath, port, cwd = ROOT) {
   const [file, argv] = pinned(core, command);
-  const child = spawn(file, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const outputFile = path.join(OUTPUT_DIR, `${++outputs}.log`);
+  const stdout = fs.openSync(outputFile, 'w');
+  const child = spawn(file, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'pipe'] });
+  fs.closeSync(stdout);
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  const output = () => `${fs.readFileSync(outputFile, 'utf8').slice(-4000)}${errors}`;
   try {
     await waitForHttp(port, readyPath, child);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${command.join(' ')}: ${error.message}\n${output}`);
+    throw new Error(`${command.join(' ')}: ${error.message}\n${output()}`);
   }
-  return { child, pid: child.pid, output: () => output };
+  return { child, pid: child.pid, output };
 }
 
 async function stopProcess(proc) {
@@ -150,22 +164,13 @@ function runPinned(core, script, argument) {
   });
 }
 
-/** One autocannon slice in its own pinned process; the server's CPU time is read around it. */
+/** One wrk slice on core 1; the target's CPU time is read around it. */
 async function slice(target, request, seconds) {
-  const spec = {
-    url: `http://127.0.0.1:${target.port}`,
-    connections: PLAN.connections,
-    seconds,
-    method: request.method,
-    headers: request.headers,
-    paths: request.paths,
-    bodies: request.bodies,
-  };
   const cpuBefore = cpuSeconds(target.pid);
-  const out = await runPinned(1, 'load.mjs', JSON.stringify(spec));
+  const out = await wrkSlice((command) => pinned(1, command), target.port, { ...request, connections: PLAN.connections, seconds });
   const cpu = cpuSeconds(target.pid) - cpuBefore;
   if (out.non2xx > 0 || out.errors > 0) {
-    throw new Error(`${request.label}: ${out.non2xx} non-2xx answers and ${out.errors} errors in a slice`);
+    throw new Error(`${request.label}: ${out.non2xx} answers of 400 or more and ${out.errors} socket errors in a slice`);
   }
   return { ...out, cpuPerRequest: out.requests > 0 ? cpu / out.requests : NaN };
 }
@@ -177,36 +182,63 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** A case against the service, in pairs alternating with the ceiling answering the same size. */
-async function measure(server, ceiling, request, bytes) {
+const warmed = new WeakSet();
+
+/**
+ * Slices against each side in turn, PLAN.pairs rounds, the order reversed every other round so that
+ * drift of the machine cancels out. Per side: medians of its slices, and `ratio`, the median of its
+ * req/s over the first side's in the same round (`ratios`, one per round).
+ */
+async function rounds(sides) {
+  // A server's first load runs cold (its code not yet optimized) for seconds: it gets a longer warm-up.
+  for (const side of sides) {
+    const first = !warmed.has(side.target);
+    warmed.add(side.target);
+    await slice(side.target, side.request, first ? PLAN.firstWarmup : PLAN.warmup);
+  }
+  const slices = sides.map(() => []);
+  for (let i = 0; i < PLAN.pairs; i++) {
+    const order = sides.map((_, k) => (i % 2 === 0 ? k : sides.length - 1 - k));
+    for (const k of order) slices[k].push(await slice(sides[k].target, sides[k].request, PLAN.seconds));
+  }
+  return slices.map((own) => {
+    const ratios = own.map((s, i) => s.rps / slices[0][i].rps);
+    return {
+      rps: median(own.map((s) => s.rps)),
+      p50: median(own.map((s) => s.p50)),
+      p99: median(own.map((s) => s.p99)),
+      cpuUs: median(own.map((s) => s.cpuPerRequest)) * 1e6,
+      cpuRatio: median(own.map((s, i) => s.cpuPerRequest / slices[0][i].cpuPerRequest)),
+      ratio: median(ratios),
+      ratios,
+      slices: own,
+    };
+  });
+}
+
+/**
+ * A case against the service, in rounds with the ceiling answering the same size and, when given, the
+ * stand-in answering the same request and `others` (more servers answering the same request, each
+ * {label, target}). `ratio` is a server's share of the ceiling, `standInRatio` its share of the
+ * stand-in's req/s in the same rounds. Resolves to the service's figures, with `others` as rows of
+ * their own that also carry `serviceOver` (the service's req/s over theirs).
+ */
+async function measure(server, ceiling, request, bytes, { standIn, others = [] } = {}) {
   // Against a reference server, its side of a pair is the very same request.
   const ceilingRequest = COMPARE ? request : { ...request, paths: [`/${bytes}`], headers: { ...request.headers, host: '127.0.0.1' } };
-  await slice(server, request, PLAN.warmup);
-  await slice(ceiling, ceilingRequest, PLAN.warmup);
-  const pairs = [];
-  for (let i = 0; i < PLAN.pairs; i++) {
-    let caseSlice;
-    let ceilingSlice;
-    if (i % 2 === 0) {
-      ceilingSlice = await slice(ceiling, ceilingRequest, PLAN.seconds);
-      caseSlice = await slice(server, request, PLAN.seconds);
-    } else {
-      caseSlice = await slice(server, request, PLAN.seconds);
-      ceilingSlice = await slice(ceiling, ceilingRequest, PLAN.seconds);
-    }
-    pairs.push({ caseSlice, ceilingSlice, ratio: caseSlice.rps / ceilingSlice.rps });
-  }
-  return {
-    rps: median(pairs.map((p) => p.caseSlice.rps)),
-    p50: median(pairs.map((p) => p.caseSlice.p50)),
-    p99: median(pairs.map((p) => p.caseSlice.p99)),
-    cpuUs: median(pairs.map((p) => p.caseSlice.cpuPerRequest)) * 1e6,
-    ceilingRps: median(pairs.map((p) => p.ceilingSlice.rps)),
-    ceilingCpuUs: median(pairs.map((p) => p.ceilingSlice.cpuPerRequest)) * 1e6,
-    cpuRatio: median(pairs.map((p) => p.caseSlice.cpuPerRequest / p.ceilingSlice.cpuPerRequest)),
-    ratio: median(pairs.map((p) => p.ratio)),
-    ratios: pairs.map((p) => p.ratio),
-  };
+  const sides = [{ target: ceiling, request: ceilingRequest }, { target: server, request }];
+  if (standIn) sides.push({ target: standIn, request });
+  for (const other of others) sides.push({ target: other.target, request });
+  const [top, own, stand, ...rest] = await rounds(sides);
+  const figures = (m) => ({
+    ...m,
+    ceilingRps: top.rps,
+    ceilingCpuUs: top.cpuUs,
+    ...(stand ? { standInRps: stand.rps, standInCpuUs: stand.cpuUs, standInRatio: perRound(m, stand) } : {}),
+  });
+  const service = figures(own);
+  service.others = rest.map((m, k) => ({ label: others[k].label, ...figures(m), serviceOver: perRound(own, m) }));
+  return service;
 }
 
 /** A first exchange that must succeed: it proves the case and gives the answer's size. */
@@ -284,6 +316,56 @@ async function memoryCase(server, fixture) {
   return { entries, bytes: result.body.length, baseline: before.rss, peak: Math.max(after.peak, sampled), ms: median(times) };
 }
 
+/** How far below the generator's reach the ceiling must stay for the ratios to be reported. */
+const NOISE = 0.1;
+
+/** The median over rounds of a's req/s over b's (two sides measured in the same rounds). */
+const perRound = (a, b) => median(a.slices.map((x, i) => x.rps / b.slices[i].rps));
+
+/**
+ * What bounds this run's figures, in the same rounds, all with GET /activities/{id}'s requests: the
+ * bare node:http ceiling, the generator's reach (a raw socket server), the stand-in without a
+ * database, with its primary-key read (without logging and with the service's access line), and the
+ * service at LOG_LEVEL=warn and at its default. `validated`: the ceiling stayed below the reach by
+ * more than NOISE, so what limited the ceiling was the bare server, not the generator.
+ */
+async function limitsCase({ store, server, ceiling, standIn, fixture, startHelper, startStandIn, startServer }) {
+  const request = casesOf(fixture).find((c) => c.id === 'get-one');
+  const shape = await probe(server, request);
+  const bare = { ...request, paths: [`/${shape.bytes}`], headers: { ...request.headers, host: '127.0.0.1' } };
+  const started = [];
+  const start = async (starting) => {
+    const proc = await starting;
+    started.push(proc);
+    return proc;
+  };
+  try {
+    const reach = await start(startHelper('raw-socket.mjs'));
+    const quiet = await start(startStandIn('off'));
+    const warn = await start(startServer({ logLevel: 'warn' }));
+    const rows = [
+      { id: 'ceiling', label: 'bare node:http, pre-serialized answer', target: ceiling, request: bare },
+      { id: 'reach', label: 'raw socket, canned answer (generator\'s reach)', target: reach, request: bare },
+      { id: 'plain', label: 'Fastify + response schema + bearer', target: quiet, request: { ...request, paths: request.paths.map((p) => p.replace('/api/', '/plain/')) } },
+      { id: 'read', label: `+ ${store} primary-key read`, target: quiet, request },
+      { id: 'read-info', label: `+ ${store} primary-key read, access line (info)`, target: standIn, request },
+      { id: 'warn', label: 'timetrack GET /activities/{id}, LOG_LEVEL=warn', target: warn, request },
+      { id: 'service', label: 'timetrack GET /activities/{id}, default (info)', target: server, request },
+    ];
+    const measured = await rounds(rows);
+    const out = Object.fromEntries(rows.map((row, k) => [row.id, { label: row.label, ...measured[k] }]));
+    return {
+      rows: Object.values(out),
+      bytes: shape.bytes,
+      validated: out.ceiling.rps < out.reach.rps * (1 - NOISE),
+      logCost: 1 - perRound(out.service, out.warn),
+      overStandIn: perRound(out.service, out.read),
+    };
+  } finally {
+    for (const proc of started) await stopProcess(proc);
+  }
+}
+
 /**
  * The flood: one user runs 12 unfiltered GET /activities of their whole history in
  * parallel, over and over, while another workspace's admin reads GET /organization one request after
@@ -322,7 +404,7 @@ async function floodCase(server, fixture, other, seconds) {
  * Password sign-in, on a server whose per-address bound on password checks is out of the way: what
  * one costs (time and server CPU) beside a password check alone (the service's own hashing module
  * and parameters, in a process on the server's core), and another workspace's reads measured by
- * autocannon idle and under a steady 5 sign-ins a second. Then `signInFlood`.
+ * wrk idle and under a steady 5 sign-ins a second. Then `signInFlood`.
  */
 async function signInCase(server, fixture, other) {
   const signIns = QUICK ? 10 : 30;
@@ -388,7 +470,7 @@ async function signInOnce(server, fixture, body = JSON.stringify(fixture.signIn)
   return res.status;
 }
 
-/** An autocannon slice of another workspace's reads while `load` signs in: the reads, and how many sign-ins answered what. */
+/** A wrk slice of another workspace's reads while `load` signs in: the reads, and how many sign-ins answered what. */
 async function readsWhile(server, other, load) {
   const until = { done: false };
   const statuses = [];
@@ -589,15 +671,41 @@ function printTable(store, results, scaling, memory, meta) {
   const lines = [];
   lines.push('');
   lines.push(`## ${store}${durabilityOf(store, meta.synchronous)} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`);
-  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; ${canPin ? 'server on core 0, autocannon on core 1' : 'not pinned'}`);
+  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; ${canPin ? 'servers on core 0, wrk (1 thread, ' + PLAN.connections + ' connections) on core 1' : 'not pinned'}`);
+  const validated = meta.limits?.validated === true;
+  const share = (ratio) => (validated ? `${fmt(ratio * 100, 1)} %` : '-');
+  if (meta.limits) {
+    const l = meta.limits;
+    lines.push('');
+    lines.push(`Limits of this run (GET /activities/{id}'s requests, ${l.bytes}-byte answers; share of the bare node:http server's req/s in the same rounds):`);
+    lines.push('');
+    const head = `| ${pad('server', 58)} | ${pad('req/s', 7, true)} | ${pad('CPU µs/req', 10, true)} | ${pad('share', 7, true)} |`;
+    lines.push(head, head.replace(/[^|]/g, '-'));
+    for (const r of l.rows) lines.push(`| ${pad(r.label, 58)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(`${fmt(r.ratio * 100, 1)} %`, 7, true)} |`);
+    lines.push('');
+    const [top, reach] = l.rows;
+    lines.push(
+      validated
+        ? `The ceiling is the bare server's limit, not the generator's: ${fmt((top.rps / reach.rps) * 100, 1)} % of what wrk drives against a raw socket (must stay under ${fmt((1 - NOISE) * 100)} %).`
+        : `NOT VALIDATED: the ceiling reached ${fmt((top.rps / reach.rps) * 100, 1)} % of what wrk drives against a raw socket (over ${fmt((1 - NOISE) * 100)} %): the generator may be what limits it, so no ratios are reported.`,
+    );
+    lines.push(
+      `The default log level costs ${fmt(l.logCost * 100, 1)} % of GET /activities/{id}'s req/s against LOG_LEVEL=warn (goal ≤ 10 %); at the default level the service answers ${share(l.overStandIn)} of the stand-in with its primary-key read and no log (goal ≥ 70 %).`,
+    );
+  } else {
+    lines.push('', 'Limits not measured in this run (--compare, or no case of the table): no ratios are reported.');
+  }
   lines.push('');
-  const header = `| ${pad('case', 40)} | ${pad('entries', 7, true)} | ${pad('bytes', 7, true)} | ${pad('req/s', 7, true)} | ${pad('p50 ms', 6, true)} | ${pad('p99 ms', 6, true)} | ${pad('CPU µs/req', 10, true)} | ${pad('ceiling req/s', 13, true)} | ${pad('ratio', 6, true)} |`;
+  const header = `| ${pad('case', 48)} | ${pad('entries', 7, true)} | ${pad('bytes', 7, true)} | ${pad('req/s', 7, true)} | ${pad('p50 ms', 6, true)} | ${pad('p99 ms', 6, true)} | ${pad('CPU µs/req', 10, true)} | ${pad('ceiling req/s', 13, true)} | ${pad('ratio', 7, true)} | ${pad('stand-in req/s', 14, true)} | ${pad('of stand-in', 11, true)} |`;
   lines.push(header);
   lines.push(header.replace(/[^|]/g, '-'));
   for (const r of results) {
     lines.push(
-      `| ${pad(r.label, 40)} | ${pad(r.entries, 7, true)} | ${pad(r.bytes, 7, true)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.p50, 1), 6, true)} | ${pad(fmt(r.p99, 1), 6, true)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingRps), 13, true)} | ${pad(`${fmt(r.ratio * 100, 1)} %`, 6, true)} |`,
+      `| ${pad(r.label, 48)} | ${pad(r.entries, 7, true)} | ${pad(r.bytes, 7, true)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.p50, 2), 6, true)} | ${pad(fmt(r.p99, 2), 6, true)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingRps), 13, true)} | ${pad(share(r.ratio), 7, true)} | ${pad(fmt(r.standInRps), 14, true)} | ${pad(share(r.standInRatio), 11, true)} |`,
     );
+  }
+  for (const r of results.filter((x) => x.serviceOver !== undefined)) {
+    lines.push('', `${r.label}: the service as it runs by default answers ${fmt(r.serviceOver * 100, 1)} % of its req/s (goal: within 1.5×, ≥ 66.7 %); it answers ${share(r.standInRatio)} of the stand-in's INSERT at synchronous=NORMAL (goal ≥ 50 %).`);
   }
   if (scaling.length > 0) {
     lines.push('');
@@ -605,7 +713,7 @@ function printTable(store, results, scaling, memory, meta) {
     const base = scaling[0];
     for (const s of scaling) {
       lines.push(
-        `  ${pad(s.activities.toLocaleString('en'), 10, true)} activities: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs, 1)} µs CPU/req, ${fmt(s.ratio * 100, 1)} % of ceiling;` +
+        `  ${pad(s.activities.toLocaleString('en'), 10, true)} activities: ${fmt(s.rps)} req/s, ${fmt(s.cpuUs, 1)} µs CPU/req, ${share(s.ratio)} of ceiling;` +
           ` cost × ${fmt(base.ratio / s.ratio, 2)} (by ratio to the ceiling), × ${fmt(s.cpuUs / base.cpuUs, 2)} (CPU), × ${fmt(base.rps / s.rps, 2)} (req/s) of the ${base.activities.toLocaleString('en')} one`,
       );
     }
@@ -688,8 +796,12 @@ async function runStore(store) {
   const fixtures = await seed(url, workspaces, log);
   const main = fixtures[fixtures.length - 1];
 
-  /** listingBounds 'default' keeps the service's own bounds on concurrent listings and password checks (the flood cases); else they are out of the way. */
-  const startServer = async (root = ROOT, databaseUrl = url, listingBounds = 'raised') => {
+  /**
+   * The service as `npm start` runs it, log level included. `listingBounds: 'default'` keeps the
+   * service's own bounds on concurrent listings and password checks (the flood cases); else they are
+   * out of the way. `logLevel` and `synchronous` start it otherwise, for the limits table.
+   */
+  const startServer = async ({ root = ROOT, databaseUrl = url, listingBounds = 'raised', logLevel, synchronous } = {}) => {
     const port = await freePort();
     const started = await startProcess(
       0,
@@ -697,10 +809,10 @@ async function runStore(store) {
       {
         PORT: String(port),
         HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
+        DATABASE_URL: synchronous ? `${databaseUrl.split('?')[0]}?synchronous=${synchronous}` : databaseUrl,
         BASE_DOMAIN: 'localhost',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
+        ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
+        // No demo workspace: the bench seeds its own.
         BOOTSTRAP: 'false',
         // The webhooks case delivers to a receiver on this machine.
         WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -717,15 +829,27 @@ async function runStore(store) {
     started.port = port;
     return started;
   };
-  let server = await startServer();
+  const startHelper = async (script, env = {}, argument) => {
+    const port = await freePort();
+    const command = [process.execPath, path.join(ROOT, 'bench', script), ...(argument === undefined ? [] : [argument])];
+    const started = await startProcess(0, command, { PORT: String(port), ...env }, script === 'stand-in.mjs' ? '/readyz' : '/200', port);
+    started.port = port;
+    return started;
+  };
+  /** The stand-in (bench/stand-in.mjs) on this store, knowing the fixture's tokens; `log` 'info' or 'off'. */
+  const startStandIn = (log) =>
+    startHelper(
+      'stand-in.mjs',
+      {},
+      JSON.stringify({
+        url: store === 'sqlite' ? sqliteUrl(benchFile) : url,
+        log,
+        identities: ['admin', 'reader', 'writer', 'heavy'].map((who) => ({ token: main[who].token, userId: main[who].id, organizationId: main.organizationId })),
+      }),
+    );
+  let server;
   let ceiling;
-  if (COMPARE) {
-    ceiling = await startServer(referenceRoot, store === 'sqlite' ? copySqliteFile(benchFile, path.join(tmp, 'reference.db')) : url);
-  } else {
-    const ceilingPort = await freePort();
-    ceiling = await startProcess(0, [process.execPath, path.join(ROOT, 'bench/ceiling.mjs')], { PORT: String(ceilingPort) }, '/200', ceilingPort);
-    ceiling.port = ceilingPort;
-  }
+  let standIn;
 
   const loadBefore = quietness();
   const results = [];
@@ -736,15 +860,35 @@ async function runStore(store) {
   let webhooks;
   let reports;
   let exported;
+  let limits;
   try {
+    server = await startServer();
+    if (COMPARE) {
+      ceiling = await startServer({ root: referenceRoot, databaseUrl: store === 'sqlite' ? copySqliteFile(benchFile, path.join(tmp, 'reference.db')) : url });
+    } else {
+      ceiling = await startHelper('ceiling.mjs');
+      standIn = await startStandIn('info');
+    }
+    if (!COMPARE && (!ONLY || ONLY.some((id) => id === 'limits' || casesOf(main).some((c) => c.id === id)))) {
+      limits = await limitsCase({ store, server, ceiling, standIn, fixture: main, startHelper, startStandIn, startServer });
+      log(`[${store}] limits: ${limits.rows.map((r) => `${r.label} ${fmt(r.rps)}`).join('; ')}`);
+    }
     for (const c of casesOf(main)) {
       if (ONLY && !ONLY.includes(c.id)) continue;
       const shape = await probe(server, c);
       log(`[${store}] ${c.label}: ${shape.entries} entries, ${shape.bytes} bytes`);
-      const m = await measure(server, ceiling, c, shape.bytes);
-      results.push({ ...c, ...shape, ...m });
-      const against = COMPARE ? `× ${fmt(m.ratio, 3)} of ${COMPARE}'s req/s` : `ratio ${fmt(m.ratio * 100, 1)} %`;
-      log(`[${store}]   ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req, ${against} (${m.ratios.map((r) => fmt(r * 100, 1)).join(', ')})`);
+      // POST is also measured on the same build at synchronous=normal (SQLite), in the same rounds.
+      const normal = c.id === 'post' && store === 'sqlite' && !COMPARE && SQLITE_SYNCHRONOUS === undefined ? await startServer({ synchronous: 'normal' }) : undefined;
+      try {
+        const others = normal ? [{ label: `${c.label}, synchronous=normal`, target: normal }] : [];
+        const m = await measure(server, ceiling, c, shape.bytes, { standIn, others });
+        results.push({ ...c, ...shape, ...m });
+        for (const other of m.others) results.push({ ...c, id: `${c.id}-other`, ...shape, ...other });
+        const against = COMPARE ? `× ${fmt(m.ratio, 3)} of ${COMPARE}'s req/s` : `ratio ${fmt(m.ratio * 100, 1)} %, ${fmt(m.standInRatio * 100, 1)} % of the stand-in`;
+        log(`[${store}]   ${fmt(m.rps)} req/s, ${fmt(m.cpuUs, 1)} µs/req, ${against} (${m.ratios.map((r) => fmt(r * 100, 1)).join(', ')})`);
+      } finally {
+        if (normal) await stopProcess(normal);
+      }
     }
     if (!COMPARE && (!ONLY || ONLY.includes('scaling'))) {
       for (const fixture of fixtures) {
@@ -762,14 +906,14 @@ async function runStore(store) {
     if (!COMPARE && (!ONLY || ONLY.includes('sign-in'))) {
       signIn = await signInCase(server, main, fixtures[0]);
       await stopProcess(server);
-      server = await startServer(ROOT, url, 'default');
+      server = await startServer({ listingBounds: 'default' });
       signIn.flooded = await signInFlood(server, main, fixtures[0]);
       log(`[${store}] sign-in: ${fmt(signIn.signInMs, 1)} ms (a password check alone ${fmt(signIn.hashMs, 1)} ms); reads idle ${fmt(signIn.idle.rps)} req/s, ${fmt(signIn.atFive.rps)} at 5 sign-ins/s, ${fmt(signIn.flooded.rps)} under a flood`);
     }
     if (!COMPARE && (!ONLY || ONLY.includes('flood'))) {
       // On a server with the service's own bounds on listings, which the flood is meant to meet.
       await stopProcess(server);
-      server = await startServer(ROOT, url, 'default');
+      server = await startServer({ listingBounds: 'default' });
       flood = await floodCase(server, main, fixtures[0], PLAN.seconds * 3);
       log(`[${store}] flood: other workspace p90 ${fmt(flood.floodP90, 1)} ms (idle ${fmt(flood.idleP90, 1)} ms), ${JSON.stringify(flood.statuses)}`);
     }
@@ -790,8 +934,7 @@ async function runStore(store) {
       memory = await memoryCase(server, main);
     }
   } finally {
-    await stopProcess(server);
-    await stopProcess(ceiling);
+    for (const proc of [server, ceiling, standIn]) if (proc) await stopProcess(proc);
     fs.rmSync(tmp, { recursive: true, force: true });
     if (schema) await dropSchema(schema);
   }
@@ -802,6 +945,7 @@ async function runStore(store) {
     machine: `${os.cpus()[0].model.trim()}, ${CORES} cores, Node ${process.version}, ${os.platform()} ${os.release()}`,
     loadBefore,
     loadAfter: quietness(),
+    limits,
     flood,
     signIn,
     webhooks,
@@ -840,7 +984,7 @@ function removeReference(root) {
 
 function printComparison(store, results, meta) {
   const lines = ['', `## ${store}: this tree against ${COMPARE} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`];
-  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; both servers on core 0 in turn, autocannon on core 1`, '');
+  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; both servers on core 0 in turn, wrk on core 1`, '');
   const header = `| ${pad('case', 40)} | ${pad('req/s', 7, true)} | ${pad('ref req/s', 9, true)} | ${pad('× req/s', 7, true)} | ${pad('pairs', 23)} | ${pad('CPU µs/req', 10, true)} | ${pad('ref CPU', 7, true)} | ${pad('× CPU', 5, true)} |`;
   lines.push(header, header.replace(/[^|]/g, '-'));
   for (const r of results) {
@@ -863,6 +1007,7 @@ async function dropSchema(schema) {
 }
 
 ensureBuilt();
+ensureWrk(log);
 const started = Date.now();
 const referenceRoot = COMPARE ? buildReference(COMPARE) : undefined;
 const all = [];

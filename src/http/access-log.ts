@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Workspace } from '../domain/actor.js';
 
 /**
- * One access line per answered request, at `info` (docs/architecture.md, "Logs"): method, route
+ * One access line per answered request, at `info` (README, "Logs"): method, route
  * pattern, status, time, workspace, and the request id pino binds to every line. The route is the
  * pattern (`/api/activities/:activityId`), never the URL, so no id, token or query value reaches it.
  * Fastify's own two lines per request (received, completed) are turned off in buildApp.

@@ -49,6 +49,28 @@ for (const store of eachStore) {
       expect(await server.exited).toBe(0);
     });
 
+    it('a lone request\'s access line reaches standard output although it fills no batch of log lines', async () => {
+      const server = await startServer({ DATABASE_URL: sharedDatabaseUrl(store), BOOTSTRAP: 'false' });
+      servers.push(server);
+      expect((await request(server.port, 'GET', '/healthz', { host: 'anything', 'x-request-id': 'lone-request-1' })).status).toBe(200);
+      const line = await new Promise<string | undefined>((resolve) => {
+        const poll = setInterval(() => {
+          const found = server.output().split('\n').find((l) => l.includes('"reqId":"lone-request-1"'));
+          if (found !== undefined) {
+            clearInterval(poll);
+            resolve(found);
+          }
+        }, 20);
+        setTimeout(() => {
+          clearInterval(poll);
+          resolve(undefined);
+        }, 3_000);
+      });
+      expect(line && JSON.parse(line)).toMatchObject({ msg: 'request', method: 'GET', route: '/healthz', status: 200 });
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    });
+
     it('a request with two Host headers selects no workspace', async () => {
       const server = await startServer({ DATABASE_URL: sharedDatabaseUrl(store) });
       servers.push(server);
