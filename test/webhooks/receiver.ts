@@ -6,6 +6,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   eventId: string;
+  /** Which connection it came on: connections are numbered 1, 2, … as the receiver accepts them. */
+  connection: number;
 }
 
 export type Answer = (received: Received, response: http.ServerResponse) => void;
@@ -27,6 +29,8 @@ export async function startReceiver(): Promise<Receiver> {
       response.writeHead(204).end();
     }) as Answer,
   } as Receiver;
+  const connections = new WeakMap<object, number>();
+  let accepted = 0;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,11 +40,13 @@ export async function startReceiver(): Promise<Receiver> {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         eventId: String(request.headers['timetrack-event-id'] ?? ''),
+        connection: connections.get(request.socket)!,
       };
       receiver.received.push(received);
       receiver.answer(received, response);
     });
   });
+  server.on('connection', (socket) => connections.set(socket, ++accepted));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.port = (server.address() as AddressInfo).port;
   receiver.url = (path = '/hook') => `http://127.0.0.1:${receiver.port}${path}`;

@@ -333,7 +333,7 @@ describeEachStore(
       expect(hook.events).toEqual(['*']);
     });
 
-    it('one pass sends a webhook\'s queued events one after another in order; one failing midway holds those after it, untried, for its retry', async () => {
+    it('one pass sends a webhook\'s queued events one after another in order, on one connection; one failing midway holds those after it, untried, for its retry', async () => {
       fresh();
       const ws = await h.workspace();
       const hook = await createHook(h, ws, { url: receiver.url('/run') });
@@ -362,6 +362,10 @@ describeEachStore(
       expect(await deliverWebhooks(h, { now })).toEqual({ succeeded: 0, failed: 0, gaveUp: 0 });
       expect(await deliverWebhooks(h, { now: at(now, 60_000) })).toEqual({ succeeded: 3, failed: 0, gaveUp: 0 });
       expect(receiver.received.map((r) => r.eventId)).toEqual([...events.slice(0, 3), ...events.slice(2)].map((e) => e.id));
+      // A run's deliveries share one connection, which ends with the run: the next run connects (and is checked) anew.
+      const [first, second] = [receiver.received.slice(0, 3), receiver.received.slice(3)].map((run) => new Set(run.map((r) => r.connection)));
+      expect([first!.size, second!.size]).toEqual([1, 1]);
+      expect([...first!][0]).not.toBe([...second!][0]);
     });
 
     it('a webhook gets events in the order their writes committed: a write that began first and committed last is delivered last', async () => {

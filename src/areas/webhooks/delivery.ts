@@ -14,7 +14,7 @@ import {
   type ClaimedDelivery,
 } from './repository.js';
 import { DELIVERIES_PER_RUN, DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
-import { sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
+import { runConnection, sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
 import { signingSecrets } from './service.js';
 import { signatureHeader } from './signature.js';
 
@@ -59,8 +59,16 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
 
 const UNSEALABLE = { statusCode: null, durationMs: 0, error: 'the secret cannot be unsealed: the server secret (SECRET_KEY) changed; rotate the secret' };
 
-function signedRequest(delivery: ClaimedDelivery, secrets: string[], timestamp: number, settings: WebhookConfig, resolver: Resolver): SendOptions {
+function signedRequest(
+  delivery: ClaimedDelivery,
+  secrets: string[],
+  timestamp: number,
+  settings: WebhookConfig,
+  resolver: Resolver,
+  agent: SendOptions['agent'],
+): SendOptions {
   return {
+    agent,
     url: delivery.url,
     body: delivery.body,
     headers: {
@@ -92,17 +100,23 @@ async function deliverRun(app: FastifyInstance, run: ClaimedDelivery[], clock: (
   const settings = app.config.webhooks;
   const started = Date.now();
   const attempted: Attempted[] = [];
-  for (const delivery of run) {
-    if (attempted.length > 0 && Date.now() - started + settings.timeoutMs >= settings.leaseMs) break;
-    const at = clock();
-    const secrets = signingSecrets(
-      app.config,
-      { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
-      at,
-    );
-    const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, Math.floor(at.getTime() / 1000), settings, resolver));
-    attempted.push({ delivery, at, outcome });
-    if (outcome.error !== null) break;
+  const connection = runConnection(run[0]!.url);
+  try {
+    for (const delivery of run) {
+      if (attempted.length > 0 && Date.now() - started + settings.timeoutMs >= settings.leaseMs) break;
+      const at = clock();
+      const secrets = signingSecrets(
+        app.config,
+        { current: delivery.secretSealed, previous: delivery.previousSecretSealed, previousExpiresAt: delivery.previousSecretExpiresAt },
+        at,
+      );
+      const timestamp = Math.floor(at.getTime() / 1000);
+      const outcome = secrets.length === 0 ? UNSEALABLE : await sendOnce(signedRequest(delivery, secrets, timestamp, settings, resolver, connection));
+      attempted.push({ delivery, at, outcome });
+      if (outcome.error !== null) break;
+    }
+  } finally {
+    connection.destroy();
   }
   const unattempted = run.slice(attempted.length).map((delivery) => delivery.id);
   const last = attempted.at(-1)!;

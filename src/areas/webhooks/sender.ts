@@ -28,6 +28,19 @@ export interface SendOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   resolver: Resolver;
+  /** The run's connection (runConnection); without it, a connection of the attempt's own. */
+  agent?: http.Agent;
+}
+
+/**
+ * One connection for a run of deliveries to one webhook, sent one after another: its address is
+ * checked once, at its connect, like any connection of sendOnce, and the connection ends with the
+ * run (destroy it), so no later run reuses an address checked before. A connection the receiver
+ * closes, or an attempt that fails, is replaced by a fresh one, checked again.
+ */
+export function runConnection(url: string): http.Agent {
+  const options = { keepAlive: true, maxSockets: 1 };
+  return url.startsWith('https:') ? new https.Agent(options) : new http.Agent(options);
 }
 
 class Refused extends Error {}
@@ -35,8 +48,9 @@ class Refused extends Error {}
 /**
  * One POST of a delivery. The host is resolved by our own lookup, which refuses any non-public
  * address (docs/webhooks.md "Where deliveries may go"), so the address checked is the address
- * connected to; a fresh connection each time (no pooled socket skips the check); no redirect is
- * followed; at most ANSWER_LIMIT_BYTES of the answer are read; the whole attempt within timeoutMs.
+ * connected to; a fresh connection each time, or the run's (runConnection), never a socket of a
+ * shared pool; no redirect is followed; at most ANSWER_LIMIT_BYTES of the answer are read; the whole
+ * attempt within timeoutMs.
  */
 export function sendOnce(options: SendOptions): Promise<Attempt> {
   const started = performance.now();
@@ -81,7 +95,7 @@ export function sendOnce(options: SendOptions): Promise<Attempt> {
     };
     const request = (url.protocol === 'https:' ? https : http).request(url, {
       method: 'POST',
-      agent: false,
+      agent: options.agent ?? false,
       lookup: lookup as never,
       headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
     });
@@ -91,7 +105,8 @@ export function sendOnce(options: SendOptions): Promise<Attempt> {
       const status = response.statusCode ?? 0;
       let read = 0;
       const done = () => {
-        response.destroy();
+        // A 2xx read to its end leaves the run's connection open for the next delivery; anything else ends it.
+        if (!(response.complete && status >= 200 && status < 300 && options.agent)) response.destroy();
         if (status >= 200 && status < 300) finish(status, null);
         else if (status >= 300 && status < 400) finish(status, `answered ${status}: redirects are not followed`);
         else finish(status, `answered ${status}`);
