@@ -4,8 +4,8 @@
 // request on the same database, prepared once: a primary-key read, an index-range read, one INSERT or
 // one UPDATE. No tenancy, rate limits, visibility rules, validation or transactions of the service.
 // SQLite runs at synchronous=NORMAL (a commit is not flushed: it survives the process, not a power
-// loss). `log: 'info'` writes one access line per request through pino's asynchronous destination, as
-// the service does at its default level; `log: 'off'` writes none.
+// loss). `log: 'info'` writes one access line per request as the service does at its default level;
+// `log: 'off'` writes none.
 //
 // GET /plain/activities/:id answers a constant record (Fastify + schema + bearer, no database).
 // Input: one JSON argument {url, identities: [{token, organizationId, userId}], log}; prints its port.
@@ -31,8 +31,11 @@ const STATEMENTS = {
 const identities = new Map(spec.identities.map((i) => [crypto.hash('sha256', i.token), i]));
 const db = spec.url.startsWith('sqlite:') ? await sqliteStore(spec.url) : await postgresStore(spec.url);
 
+// Logged as the service logs (src/server.ts): asynchronously, in 12 KiB batches flushed every 250 ms.
+const logs = spec.log === 'info' ? pino.destination({ dest: 1, sync: false, minLength: 12_288 }) : undefined;
+if (logs) setInterval(() => logs.flush(), 250).unref();
 const app = Fastify({
-  logger: spec.log === 'info' ? { level: 'info', stream: pino.destination({ dest: 1, sync: false }) } : false,
+  logger: logs ? { level: 'info', stream: logs } : false,
   disableRequestLogging: true,
 });
 for (const schema of [Activity, Project, User]) app.addSchema(schema);
