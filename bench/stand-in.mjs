@@ -11,6 +11,7 @@
 // Input: one JSON argument {url, identities: [{token, organizationId, userId}], log}; prints its port.
 import crypto from 'node:crypto';
 import process from 'node:process';
+import { setInterval } from 'node:timers';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { Activity, ActivityMap } from '../dist/areas/activities/schemas.js';
