@@ -11,10 +11,9 @@
 // Input: one JSON argument {url, identities: [{token, organizationId, userId}], log}; prints its port.
 import crypto from 'node:crypto';
 import process from 'node:process';
-import { setInterval } from 'node:timers';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { Activity, ActivityMap } from '../dist/areas/activities/schemas.js';
+import { batchedLogDestination } from '../dist/http/access-log.js';
 import { Project, ProjectMap } from '../dist/areas/projects/schemas.js';
 import { User, UserMap } from '../dist/areas/users/schemas.js';
 
@@ -32,9 +31,8 @@ const STATEMENTS = {
 const identities = new Map(spec.identities.map((i) => [crypto.hash('sha256', i.token), i]));
 const db = spec.url.startsWith('sqlite:') ? await sqliteStore(spec.url) : await postgresStore(spec.url);
 
-// Logged as the service logs (src/server.ts): asynchronously, in 12 KiB batches flushed every 250 ms.
-const logs = spec.log === 'info' ? pino.destination({ dest: 1, sync: false, minLength: 12_288 }) : undefined;
-if (logs) setInterval(() => logs.flush(), 250).unref();
+// Logged to the service's own destination (batched, asynchronous).
+const logs = spec.log === 'info' ? batchedLogDestination() : undefined;
 const app = Fastify({
   logger: logs ? { level: 'info', stream: logs } : false,
   disableRequestLogging: true,

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Buffer } from 'node:buffer';
 
 const scripts = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-wrk-'));
 process.on('exit', () => fs.rmSync(scripts, { recursive: true, force: true }));
@@ -31,15 +32,21 @@ function has(command) {
   }
 }
 
+/** A Lua string literal of the text's UTF-8 bytes, byte for byte: every byte outside printable ASCII, `"` and `\` as `\ddd`. */
 const literal = (text) => {
-  let level = '';
-  while (text.includes(`]${level}]`)) level += '=';
-  return `[${level}[${text}]${level}]`;
+  let out = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    out += byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return `${out}"`;
 };
 
 /** The Lua script of one request spec, written once per spec. */
 function scriptOf({ method, headers = {}, paths, bodies }) {
-  const headerLines = Object.entries(headers).map(([name, value]) => `[ ${literal(name.toLowerCase() === 'host' ? 'Host' : name)} ] = ${literal(String(value))}`);
+  // wrk.format adds Host (unless given as `Host`) and Content-Length itself: a spec's own would go twice.
+  const headerLines = Object.entries(headers)
+    .filter(([name]) => name.toLowerCase() !== 'content-length')
+    .map(([name, value]) => `[${literal(name.toLowerCase() === 'host' ? 'Host' : name)}] = ${literal(String(value))}`);
   const text = [
     'local requests = {}',
     'local next = 0',

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
-import pino from 'pino';
 import { buildApp } from './app.js';
+import { batchedLogDestination } from './http/access-log.js';
 import { startWebhookWorker } from './areas/webhooks/index.js';
 import { bootstrapBanner, bootstrapDemoWorkspace } from './bootstrap.js';
 import { loadConfig } from './config.js';
@@ -18,21 +18,12 @@ function tuneGarbageCollection(databaseUrl: string): void {
   if (databaseUrl.startsWith('sqlite:')) setFlagsFromString('--heap-growing-percent=200');
 }
 
-/**
- * Log lines are handed to the operating system in batches of this many bytes, and at least every
- * LOG_FLUSH_MS: a write per line cost a hand-over to another thread per request (README, "Logs").
- */
-const LOG_BATCH_BYTES = 12_288;
-const LOG_FLUSH_MS = 250;
-
 /** `npm start`: migrate, create the demo workspace on an empty database, serve, shut down gracefully. */
 async function main(): Promise<void> {
   const config = loadConfig();
   tuneGarbageCollection(config.databaseUrl);
-  // Log lines are written behind the request, not during it: pino's asynchronous destination, flushed
-  // on shutdown and on a crash (README, "Logs", says what a kill -9 may lose).
-  const logs = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES });
-  setInterval(() => logs.flush(), LOG_FLUSH_MS).unref();
+  // Flushed on shutdown and on a crash (README, "Logs", says what a kill -9 may lose).
+  const logs = batchedLogDestination();
   process.on('uncaughtException', (error) => {
     logs.write(`${JSON.stringify({ level: 60, time: Date.now(), msg: 'crashed', err: { message: error.message, stack: error.stack } })}\n`);
     logs.flushSync();

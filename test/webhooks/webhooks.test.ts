@@ -368,6 +368,26 @@ describeEachStore(
       expect([...first!][0]).not.toBe([...second!][0]);
     });
 
+    it('a receiver that closes the run\'s open connection as the next delivery goes out on it gets that delivery again on a new connection', async () => {
+      fresh();
+      const ws = await h.workspace();
+      await createHook(h, ws, { url: receiver.url('/closing') });
+      await drain(h); // the ping
+      receiver.received.length = 0;
+      const events: Array<{ id: string }> = [];
+      for (let i = 0; i < 3; i++) events.push(await emit(h, ws, 'activity.created'));
+      // Every connection serves one request; the next one sent on it finds it closed without an answer.
+      const served = new Set<number>();
+      receiver.answer = (received, response) => {
+        if (served.has(received.connection)) return response.socket!.destroy();
+        served.add(received.connection);
+        response.writeHead(204).end();
+      };
+      expect(await deliverWebhooks(h)).toEqual({ succeeded: 3, failed: 0, gaveUp: 0 });
+      const answered = receiver.received.filter((r, i, all) => all.findIndex((x) => x.connection === r.connection) === i);
+      expect(answered.map((r) => r.eventId)).toEqual(events.map((e) => e.id));
+    });
+
     it('a webhook gets events in the order their writes committed: a write that began first and committed last is delivered last', async () => {
       fresh();
       const ws = await h.workspace();

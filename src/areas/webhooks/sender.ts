@@ -93,31 +93,46 @@ export function sendOnce(options: SendOptions): Promise<Attempt> {
         (error: unknown) => callback(error),
       );
     };
-    const request = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST',
-      agent: options.agent ?? false,
-      lookup: lookup as never,
-      headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
-    });
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    request.on('error', (error) => finish(null, error.message));
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      let read = 0;
-      const done = () => {
-        // A 2xx read to its end leaves the run's connection open for the next delivery; anything else ends it.
-        if (!(response.complete && status >= 200 && status < 300 && options.agent)) response.destroy();
-        if (status >= 200 && status < 300) finish(status, null);
-        else if (status >= 300 && status < 400) finish(status, `answered ${status}: redirects are not followed`);
-        else finish(status, `answered ${status}`);
-      };
-      response.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read >= ANSWER_LIMIT_BYTES) done();
+    let request: http.ClientRequest;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    const post = (retrying: boolean) => {
+      request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'POST',
+        agent: options.agent ?? false,
+        lookup: lookup as never,
+        headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
       });
-      response.on('end', done);
-      response.on('error', (error) => finish(status, error.message));
-    });
-    request.end(options.body);
+      let answered = false;
+      request.on('error', (error) => {
+        // The receiver closed the run's open connection as this delivery went out on it: once more on
+        // a new connection (checked at its connect like any other), as an HTTP client does.
+        if (request.reusedSocket && !answered && !retrying && !timedOut && !settled) return post(true);
+        finish(null, error.message);
+      });
+      request.on('response', (response) => {
+        answered = true;
+        const status = response.statusCode ?? 0;
+        let read = 0;
+        const done = () => {
+          // A 2xx read to its end leaves the run's connection open for the next delivery; anything else ends it.
+          if (!(response.complete && status >= 200 && status < 300 && options.agent)) response.destroy();
+          if (status >= 200 && status < 300) finish(status, null);
+          else if (status >= 300 && status < 400) finish(status, `answered ${status}: redirects are not followed`);
+          else finish(status, `answered ${status}`);
+        };
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= ANSWER_LIMIT_BYTES) done();
+        });
+        response.on('end', done);
+        response.on('error', (error) => finish(status, error.message));
+      });
+      request.end(options.body);
+    };
+    post(false);
   });
 }
