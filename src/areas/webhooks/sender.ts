@@ -118,8 +118,8 @@ export function sendOnce(options: SendOptions): Promise<Attempt> {
         const status = response.statusCode ?? 0;
         let read = 0;
         const done = () => {
-          // A 2xx read to its end leaves the run's connection open for the next delivery; anything else ends it.
-          if (!(response.complete && status >= 200 && status < 300 && options.agent)) response.destroy();
+          // An answer cut short closes its connection; a whole one leaves it to the run (which ends at a failure).
+          if (!response.complete) response.destroy();
           if (status >= 200 && status < 300) finish(status, null);
           else if (status >= 300 && status < 400) finish(status, `answered ${status}: redirects are not followed`);
           else finish(status, `answered ${status}`);
