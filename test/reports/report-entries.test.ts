@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
-import { as, describeEachStore } from '../support/harness.js';
+import { as, describeEachStore, ok } from '../support/harness.js';
 import { report, world } from './entries-world.js';
 
 /*
@@ -45,6 +45,31 @@ describeEachStore('Detailed report', (h) => {
     // No cost rate: the cost is empty, never a silent zero.
     expect(entries[2]).toMatchObject({ revenueRate: { currency: 'USD', value: 50 }, revenue: { USD: 100 }, costRate: null, cost: {} });
     expect(entries[4]).toMatchObject({ project: null, billable: false, revenueRate: null, revenue: {}, costRate: null, cost: {} });
+  });
+
+  it('leaves out what the summary leaves out: archived projects, users and memberships unless shown, and members not selected', async () => {
+    const w = await world(h);
+    const alphaMembers = Object.entries(await ok(as(h, w.ws).get(`/api/projects/${w.alpha}/members`))) as Array<[string, { userId: string }]>;
+    const memberOnAlpha = (userId: string) => alphaMembers.find(([, member]) => member.userId === userId)![0];
+    await ok(as(h, w.ws).put(`/api/projects/${w.beta}`, { archived: true }));
+    await ok(as(h, w.ws).put(`/api/projects/${w.alpha}/members/${memberOnAlpha(w.bob.userId)}`, { archived: true }));
+    const names = async (extra: Record<string, unknown>) => {
+      const definition = report(['time'], extra);
+      const detailed = await ok(as(h, w.ws).post('/api/reports/entries?timeZone=UTC', definition));
+      const summary = await ok(as(h, w.ws).post('/api/reports/run?timeZone=UTC', definition));
+      expect(detailed.entries).toHaveLength(summary.totals.entries);
+      return detailed.entries.map((entry: { name: string }) => entry.name);
+    };
+    // Alice on Alpha, Alice on Beta, Bob on Alpha, Bob on Beta, the admin without a project.
+    const [aliceAlpha, aliceBeta, bobAlpha, bobBeta, none] = ['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus'];
+    expect(await names({})).toEqual([aliceAlpha, none]);
+    expect(await names({ showArchivedProjects: true })).toEqual([aliceAlpha, aliceBeta, bobBeta, none]);
+    expect(await names({ showArchivedMembers: true })).toEqual([aliceAlpha, bobAlpha, none]);
+    expect(await names({ showArchivedProjects: true, showArchivedMembers: true })).toEqual([aliceAlpha, aliceBeta, bobAlpha, bobBeta, none]);
+    expect(await names({ showArchivedMembers: true, selectedProjectMembers: [memberOnAlpha(w.alice.userId), memberOnAlpha(w.bob.userId)] })).toEqual([aliceAlpha, bobAlpha]);
+    expect(await names({ selectedProjectMembers: [] })).toEqual([]);
+    await ok(as(h, w.ws).put(`/api/users/${w.bob.userId}`, { archived: true }));
+    expect(await names({ showArchivedProjects: true })).toEqual([aliceAlpha, aliceBeta, none]);
   });
 
   it('answers in pages: limit entries, a Link to the next page with an opaque cursor, none after the last', async () => {

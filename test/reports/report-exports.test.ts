@@ -162,6 +162,31 @@ describeEachStore('Report exports', (h) => {
     expect(text).toContain('Page 1 of 1');
   });
 
+  it('a detailed CSV longer than one read of the store finds the membership and rates of a member first seen in a later read', async () => {
+    const w = await world(h);
+    await ok(as(h, w.ws).put('/api/organization', { rounding: { enabled: false, interval: 15, mode: 'NEAREST' } }));
+    // 2,000 entries of Bob on Alpha fill the first read; Alice on Beta comes only after them.
+    const base = Date.parse('2026-07-20T00:00:00Z');
+    const entries = Array.from({ length: 2_010 }, (_, i) => ({ owner: i < 2_000 ? w.bob : w.alice, project: i < 2_000 ? w.alpha : w.beta, start: base + i * 120_000 }));
+    for (let i = 0; i < entries.length; i += 50) {
+      await Promise.all(
+        entries.slice(i, i + 50).map(({ owner, project, start }, j) =>
+          make.activity(h, w.ws, { owner, project, name: `Entry ${i + j}`, startedAt: new Date(start).toISOString(), endedAt: new Date(start + 60_000).toISOString() }),
+        ),
+      );
+    }
+    const res = await download(h, w, '/api/reports/entries?format=csv&timeZone=UTC', { body: report(['time', 'revenue', 'cost']) });
+    expect(res.status).toBe(200);
+    const records = lines(res.text.slice(1));
+    const header = records[0].split(',');
+    const cell = (record: string, column: string) => record.split(',')[header.indexOf(column)];
+    const byName = (name: string) => records.find((record) => cell(record, 'Description') === name)!;
+    // A minute at 50 USD an hour (Bob on Alpha), at 80 EUR and a cost of 40 EUR an hour (Alice on Beta).
+    expect([cell(byName('Entry 0'), 'Revenue (USD)'), cell(byName('Entry 0'), 'Revenue (EUR)'), cell(byName('Entry 0'), 'Cost (EUR)')]).toEqual(['0.83', '', '']);
+    expect([cell(byName('Entry 2009'), 'Revenue (USD)'), cell(byName('Entry 2009'), 'Revenue (EUR)'), cell(byName('Entry 2009'), 'Cost (EUR)')]).toEqual(['', '1.33', '0.67']);
+    expect(cell(byName('Entry 2009'), 'Revenue rate (EUR)')).toBe('80');
+  }, 180_000);
+
   it('a detailed CSV of more entries than one read of the store streams them all, in order, with their totals', async () => {
     const w = await world(h);
     const many = 2_050;

@@ -4,12 +4,13 @@ import type { Actor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { toDbBool } from '../../db/values.js';
+import { nextTurn } from '../../lib/turns.js';
 import { cursorOf, keyOfCursor, type ListKey } from '../activities/index.js';
 import { detailColumns, detailedEntry, detailRowWriter, wallClock, type MoneyShown, type Names } from './detail-rules.js';
 import { DEFAULT_DETAIL_PAGE, type DetailedReport, type DetailFormat, type DetailQuery } from './detail-schemas.js';
 import { readDirectory } from './engine/directory.js';
 import { prepareReportRun, type ReportRun, type RunDefinition } from './engine/run.js';
-import { reportEntriesPage, type ReportEntry } from './engine/selection.js';
+import { entryLookups, reportEntriesPage, type ReportEntry } from './engine/selection.js';
 import { exportFileName } from './exports/disposition.js';
 import type { ExportTable } from './exports/table.js';
 import { labeller } from './exports/labels.js';
@@ -125,12 +126,15 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]
 
 async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
   let after: ListKey | undefined;
+  const lookups = entryLookups(run.spec.organizationId, run.spec.period);
   for (;;) {
-    const entries = await reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE });
+    const entries = await reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE, lookups });
     if (entries.length > 0) yield entries;
     if (entries.length < DETAIL_PIECE) return;
     const last = entries[entries.length - 1];
     after = { startedAt: last.startedAt, id: last.id };
+    // Other requests are served between two pieces, also when the client takes the file as fast as it comes.
+    await nextTurn();
   }
 }
 

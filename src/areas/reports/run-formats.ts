@@ -24,7 +24,7 @@ export interface FormattedRun {
 }
 
 /** The summary in the asked format: the JSON answer, or the reply that sends the file. */
-export function summaryAnswer(reply: FastifyReply, run: FormattedRun): SummaryResult | FastifyReply {
+export async function summaryAnswer(reply: FastifyReply, run: FormattedRun): Promise<SummaryResult | FastifyReply> {
   if (run.format === 'json') return run.result;
   const table = summaryTable(run.result, run.name ?? 'Report', labeller(run.overrides));
   const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);

@@ -5,7 +5,7 @@ import { PROJECT_ADMIN_ROLE, type ReaderScope } from '../../../domain/policy.js'
 import { weekKeyOfMonday, type TimeDimension } from './buckets.js';
 import type { EntryFilters } from './filters.js';
 import type { ReportPeriod } from './period.js';
-import { roundedSecondsSql, type Rounding } from './rounding.js';
+import { roundedSecondsSql, roundSeconds, type Rounding } from './rounding.js';
 
 /*
  * The SQL of a report run (the reports area's repository for running reports): which activities a
@@ -41,6 +41,7 @@ export function clampPeriod(period: ReportPeriod): ReportPeriod {
 }
 
 const FALSE = toDbBool(false);
+const TRUE = toDbBool(true);
 
 /** The projects a user administers (unarchived member with the project role Administrator), in this workspace. */
 const administeredProjects = (organizationId: string, userId: string) =>
@@ -362,48 +363,127 @@ export interface EntryKey {
 /**
  * The report's entries in (startedAt, id) order, a page at a time: the very selection the summary
  * counts (same visibility, filters, archived rules and rounding), each with its rates in force.
- * The rates are read once for the page's members and users, not joined to every entry: a workspace
- * has few rate periods, an export many entries.
+ * The statement reads the index range of the entries alone: the archived and selected sets are each
+ * read once by a subquery, and each entry's membership and rates are looked up once for the page's
+ * members and users, not joined to every entry (a workspace has few of them, an export many entries).
  */
-export async function reportEntriesPage(db: Db, spec: SelectionSpec, page: { after?: EntryKey; limit: number }): Promise<ReportEntry[]> {
+export async function reportEntriesPage(
+  db: Db,
+  spec: SelectionSpec,
+  page: { after?: EntryKey; limit: number; lookups?: EntryLookups },
+): Promise<ReportEntry[]> {
   const dialect = dialectOf(db);
-  const seconds = secondsSql(dialect);
   const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
-  const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, pm.id as member_id, a.billable, a.started_at, a.ended_at,
-      ${sql.raw(seconds)} as duration, ${sql.raw(roundedSecondsSql(seconds, spec.rounding))} as rounded_duration,
+  const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from activities a
-    join users u on u.id = a.user_id
-    left join projects p on p.id = a.project_id
-    left join project_members pm on pm.project_id = a.project_id and pm.user_id = a.user_id
-    where ${entryConditions(dialect, spec)} and ${pairConditions(spec)}${after}
+    where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec)}${after}
     order by a.started_at, a.id
     limit ${sql.lit(page.limit)}`.execute(db);
   if (rows.length === 0) return [];
-  const span = { first: rows[0].started_at, last: rows[rows.length - 1].started_at };
-  const memberIds = [...new Set(rows.flatMap((row) => (row.member_id === null ? [] : [row.member_id])))];
-  const revenueRates = await ratePeriods(db, 'revenue_rates', 'member_id', memberIds, span);
-  const costRates = await ratePeriods(db, 'cost_rates', 'user_id', [...new Set(rows.map((row) => row.user_id))], span);
+  const lookups = page.lookups ?? entryLookups(spec.organizationId, spec.period);
+  await lookUp(db, lookups, rows);
   return rows.map((row) => {
     const readableRow = Number(row.revenue_readable) === 1;
-    const revenue = row.member_id === null ? null : rateAt(revenueRates.get(row.member_id), row.started_at);
+    const memberId = row.project_id === null ? null : (lookups.members.get(pairKey(row.project_id, row.user_id)) ?? null);
+    const revenue = memberId === null ? null : rateAt(lookups.revenueRates.get(memberId), row.started_at);
+    const duration = wholeSeconds(row.started_at, row.ended_at);
     return {
       id: row.id,
       name: row.name,
       userId: row.user_id,
       projectId: row.project_id,
-      memberId: row.member_id,
+      memberId,
       billable: fromDbBool(row.billable),
       startedAt: row.started_at,
       endedAt: row.ended_at,
-      duration: Number(row.duration),
-      roundedDuration: Number(row.rounded_duration),
+      duration,
+      roundedDuration: roundSeconds(duration, spec.rounding),
       revenueRate: readableRow ? revenue : null,
       revenueReadable: readableRow,
-      costRate: rateAt(costRates.get(row.user_id), row.started_at),
+      costRate: rateAt(lookups.costRates.get(row.user_id), row.started_at),
     };
   });
+}
+
+/**
+ * What the entries of a run need beside themselves, read once for the run: the membership of each
+ * entry's user in its project (null: none), and the revenue and cost rates of the period by member
+ * and by user. A long export reads its pieces with one, so only a piece bringing a new member or
+ * user looks anything up.
+ */
+export interface EntryLookups {
+  organizationId: string;
+  period: ReportPeriod;
+  members: Map<string, string | null>;
+  revenueRates: Map<string, RatePeriod[]>;
+  costRates: Map<string, RatePeriod[]>;
+}
+
+export const entryLookups = (organizationId: string, period: ReportPeriod): EntryLookups => ({
+  organizationId,
+  period,
+  members: new Map(),
+  revenueRates: new Map(),
+  costRates: new Map(),
+});
+
+/** Reads into the lookups what these entries need and they do not hold yet. */
+async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<EntryRow, 'project_id' | 'user_id'>>): Promise<void> {
+  const pairs = new Map<string, [string, string]>();
+  const users = new Set<string>();
+  for (const row of rows) {
+    if (!lookups.costRates.has(row.user_id)) users.add(row.user_id);
+    if (row.project_id === null) continue;
+    const key = pairKey(row.project_id, row.user_id);
+    if (!lookups.members.has(key)) pairs.set(key, [row.project_id, row.user_id]);
+  }
+  const newMembers = await membershipsOf(db, lookups, pairs);
+  await ratePeriods(db, 'revenue_rates', 'member_id', newMembers, lookups.period, lookups.revenueRates);
+  await ratePeriods(db, 'cost_rates', 'user_id', [...users], lookups.period, lookups.costRates);
+}
+
+/** An entry's length in whole seconds, milliseconds dropped (as secondsSql computes it in a statement). */
+const wholeSeconds = (startedAt: string, endedAt: string): number => Math.floor((Date.parse(endedAt) - Date.parse(startedAt)) / 1000);
+
+/**
+ * pairConditions on the entry alone (alias `a`, no joins): the archived projects, users and
+ * memberships and the selected members, each set read once by its subquery.
+ */
+function entryPairConditions(spec: SelectionSpec): RawBuilder<unknown> {
+  const { organizationId } = spec;
+  const conditions: Array<RawBuilder<unknown>> = [];
+  if (!spec.showArchivedProjects) {
+    conditions.push(sql`(a.project_id is null or a.project_id not in (select ap.id from projects ap where ap.organization_id = ${organizationId} and ap.archived = ${TRUE}))`);
+  }
+  if (!spec.showArchivedMembers) {
+    conditions.push(sql`a.user_id not in (select au.id from users au where au.organization_id = ${organizationId} and au.archived = ${TRUE})`);
+    conditions.push(
+      sql`(a.project_id is null or (a.project_id, a.user_id) not in (select am.project_id, am.user_id from project_members am where am.organization_id = ${organizationId} and am.archived = ${TRUE}))`,
+    );
+  }
+  if (spec.selectedProjectMembers !== null) {
+    conditions.push(
+      spec.selectedProjectMembers.length === 0
+        ? sql`1 = 0`
+        : sql`(a.project_id, a.user_id) in (select sm.project_id, sm.user_id from project_members sm where sm.organization_id = ${organizationId} and sm.id in (${sql.join(spec.selectedProjectMembers)}))`,
+    );
+  }
+  return conditions.length === 0 ? sql`1 = 1` : and(conditions);
+}
+
+const pairKey = (projectId: string, userId: string) => `${projectId} ${userId}`;
+
+/** Records the memberships of these (project, user) pairs (null for a pair without one); answers the ids of those found. */
+async function membershipsOf(db: Db, lookups: EntryLookups, pairs: Map<string, [string, string]>): Promise<string[]> {
+  if (pairs.size === 0) return [];
+  const values = sql.join([...pairs.values()].map(([projectId, userId]) => sql`(${projectId}, ${userId})`));
+  const { rows } = await sql<{ id: string; project_id: string; user_id: string }>`select id, project_id, user_id from project_members
+    where organization_id = ${lookups.organizationId} and (project_id, user_id) in (values ${values})`.execute(db);
+  for (const key of pairs.keys()) lookups.members.set(key, null);
+  for (const row of rows) lookups.members.set(pairKey(row.project_id, row.user_id), row.id);
+  return rows.map((row) => row.id);
 }
 
 interface RatePeriod {
@@ -414,25 +494,23 @@ interface RatePeriod {
   to: string | null;
 }
 
-/** The rate periods of these members (or users) in force at some instant of the span, by owner. */
+/** Records the rate periods of these members (or users) in force at some instant of the period, by owner (an empty list for none). */
 async function ratePeriods(
   db: Db,
   table: 'revenue_rates' | 'cost_rates',
   owner: 'member_id' | 'user_id',
   ownerIds: string[],
-  span: { first: string; last: string },
-): Promise<Map<string, RatePeriod[]>> {
-  const byOwner = new Map<string, RatePeriod[]>();
-  if (ownerIds.length === 0) return byOwner;
+  period: ReportPeriod,
+  byOwner: Map<string, RatePeriod[]>,
+): Promise<void> {
+  if (ownerIds.length === 0) return;
+  for (const id of ownerIds) byOwner.set(id, []);
   const { rows } = await sql<{ owner: string; id: string; currency: string; value: number | string; from_at: string; to_at: string | null }>`
     select ${sql.ref(owner)} as owner, id, currency, value, from_at, to_at from ${sql.table(table)}
-    where ${sql.ref(owner)} in (${sql.join(ownerIds)}) and from_at <= ${span.last} and (to_at is null or to_at > ${span.first})`.execute(db);
+    where ${sql.ref(owner)} in (${sql.join(ownerIds)}) and from_at < ${period.end} and (to_at is null or to_at > ${period.start})`.execute(db);
   for (const row of rows) {
-    const periods = byOwner.get(row.owner) ?? [];
-    periods.push({ id: row.id, currency: row.currency, value: Number(row.value), from: row.from_at, to: row.to_at });
-    byOwner.set(row.owner, periods);
+    byOwner.get(row.owner)!.push({ id: row.id, currency: row.currency, value: Number(row.value), from: row.from_at, to: row.to_at });
   }
-  return byOwner;
 }
 
 /** The rate in force at the instant: from its start (inclusive) to its end (exclusive, or open). */
@@ -443,12 +521,10 @@ function rateAt(periods: RatePeriod[] | undefined, at: string): RatePeriod | nul
   return null;
 }
 
-interface EntryRow extends Pick<GroupRow, 'user_id' | 'project_id' | 'member_id' | 'revenue_readable'> {
+interface EntryRow extends Pick<GroupRow, 'user_id' | 'project_id' | 'revenue_readable'> {
   id: string;
   name: string;
   billable: boolean | number;
   started_at: string;
   ended_at: string;
-  duration: number | string;
-  rounded_duration: number | string;
 }

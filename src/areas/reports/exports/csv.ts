@@ -92,7 +92,5 @@ export async function* csvPieces(table: ExportTable): AsyncGenerator<string> {
   yield piece;
 }
 
-export const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
-
 /** The CSV as a stream that reads the next rows only once the client has taken the ones before. */
 export const csvStream = (table: ExportTable): Readable => Readable.from(csvPieces(table), { objectMode: false });

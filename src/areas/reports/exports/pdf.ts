@@ -9,8 +9,6 @@ import { batchesOf, hoursMinutes, minorDigits, type Cell, type ExportColumn, typ
  * Helvetica, whose characters are those of Windows-1252: any other character is printed as `?`.
  */
 
-export const PDF_TYPE = 'application/pdf';
-
 const MARGIN = 36;
 const ROW_HEIGHT = 16;
 const FONT = 'Helvetica';

@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { nextTurn } from '../../../lib/turns.js';
 import { batchesOf, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
@@ -9,8 +10,6 @@ import { batchesOf, minorDigits, type Cell, type ExportColumn, type ExportTable 
  * its currency's decimals. The header row is frozen, the totals row is bold, and a second sheet
  * "About" names the report, its period and its time zone.
  */
-
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const SECONDS_A_DAY = 86_400;
 /** Rows added between two looks at the client's pace. */
@@ -117,7 +116,7 @@ async function write(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: PassThro
  * rows wait for the answer's buffer to drain instead; a turn of the event loop lets the zip work.
  */
 async function paced(out: PassThrough): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   while (out.writableNeedDrain && !out.destroyed) await drainedOrClosed(out);
 }
 
