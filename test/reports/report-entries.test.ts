@@ -72,6 +72,21 @@ describeEachStore('Detailed report', (h) => {
     expect(await names({ showArchivedProjects: true })).toEqual([aliceAlpha, aliceBeta, none]);
   });
 
+  it('leaves out the entries of archived projects also when the workspace has more of them than a statement lists', async () => {
+    const w = await world(h);
+    const archived = [];
+    for (let i = 0; i < 240; i += 30) {
+      archived.push(...(await Promise.all(Array.from({ length: 30 }, (_, j) => make.project(h, w.ws, { name: `Old ${i + j}`, archived: true })))));
+    }
+    const last = await make.project(h, w.ws, { name: 'Old last' });
+    await make.activity(h, w.ws, { project: last, name: 'On an archived project', startedAt: '2026-07-06T09:00:00Z', endedAt: '2026-07-06T10:00:00Z' });
+    await ok(as(h, w.ws).put(`/api/projects/${last.id}`, { archived: true }));
+    const names = async (extra: Record<string, unknown>) =>
+      (await ok(as(h, w.ws).post('/api/reports/entries?timeZone=UTC', report(['time'], extra)))).entries.map((entry: { name: string }) => entry.name);
+    expect(await names({})).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus']);
+    expect(await names({ showArchivedProjects: true })).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus', 'On an archived project']);
+  });
+
   it('answers in pages: limit entries, a Link to the next page with an opaque cursor, none after the last', async () => {
     const w = await world(h);
     const saved = await make.report(h, w.ws, report(['time']));

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestUser } from '../support/harness.js';
+import { DETAIL_PIECE } from '../support/src.js';
 import { report, world, type World } from './entries-world.js';
 
 /*
@@ -165,9 +166,14 @@ describeEachStore('Report exports', (h) => {
   it('a detailed CSV longer than one read of the store finds the membership and rates of a member first seen in a later read', async () => {
     const w = await world(h);
     await ok(as(h, w.ws).put('/api/organization', { rounding: { enabled: false, interval: 15, mode: 'NEAREST' } }));
-    // 2,000 entries of Bob on Alpha fill the first read; Alice on Beta comes only after them.
+    const carol = await make.user(h, w.ws, { name: 'Carol' });
+    const carolOnBeta = await make.member(h, w.ws, { project: w.beta, user: carol });
+    await make.revenueRate(h, w.ws, { project: w.beta, member: carolOnBeta, value: 80 });
+    await make.costRate(h, w.ws, { user: carol, value: 40 });
+    // Entries of Bob on Alpha fill the first reads; Carol's come only after them.
     const base = Date.parse('2026-07-20T00:00:00Z');
-    const entries = Array.from({ length: 2_010 }, (_, i) => ({ owner: i < 2_000 ? w.bob : w.alice, project: i < 2_000 ? w.alpha : w.beta, start: base + i * 120_000 }));
+    const bobs = DETAIL_PIECE;
+    const entries = Array.from({ length: bobs + 10 }, (_, i) => ({ owner: i < bobs ? w.bob : carol, project: i < bobs ? w.alpha : w.beta, start: base + i * 120_000 }));
     for (let i = 0; i < entries.length; i += 50) {
       await Promise.all(
         entries.slice(i, i + 50).map(({ owner, project, start }, j) =>
@@ -181,10 +187,13 @@ describeEachStore('Report exports', (h) => {
     const header = records[0].split(',');
     const cell = (record: string, column: string) => record.split(',')[header.indexOf(column)];
     const byName = (name: string) => records.find((record) => cell(record, 'Description') === name)!;
-    // A minute at 50 USD an hour (Bob on Alpha), at 80 EUR and a cost of 40 EUR an hour (Alice on Beta).
-    expect([cell(byName('Entry 0'), 'Revenue (USD)'), cell(byName('Entry 0'), 'Revenue (EUR)'), cell(byName('Entry 0'), 'Cost (EUR)')]).toEqual(['0.83', '', '']);
-    expect([cell(byName('Entry 2009'), 'Revenue (USD)'), cell(byName('Entry 2009'), 'Revenue (EUR)'), cell(byName('Entry 2009'), 'Cost (EUR)')]).toEqual(['', '1.33', '0.67']);
-    expect(cell(byName('Entry 2009'), 'Revenue rate (EUR)')).toBe('80');
+    // A minute at 50 USD an hour (Bob on Alpha); at 80 EUR and a cost of 40 EUR an hour (Carol on Beta).
+    const bobs0 = byName('Entry 0');
+    expect([cell(bobs0, 'Revenue (USD)'), cell(bobs0, 'Revenue (EUR)'), cell(bobs0, 'Cost (EUR)')]).toEqual(['0.83', '', '']);
+    const carols = byName(`Entry ${bobs + 9}`);
+    expect([cell(carols, 'User'), cell(carols, 'Project')]).toEqual(['Carol', 'Beta']);
+    expect([cell(carols, 'Revenue (USD)'), cell(carols, 'Revenue (EUR)'), cell(carols, 'Cost (EUR)')]).toEqual(['', '1.33', '0.67']);
+    expect([cell(carols, 'Revenue rate (EUR)'), cell(carols, 'Cost rate (EUR)')]).toEqual(['80', '40']);
   }, 180_000);
 
   it('a detailed CSV of more entries than one read of the store streams them all, in order, with their totals', async () => {

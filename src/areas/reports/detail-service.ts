@@ -21,7 +21,7 @@ export type DetailAnswer =
   | { format: Exclude<DetailFormat, 'json'>; table: ExportTable; fileName: string };
 
 /** Entries read by one statement of an export: a long one reads piece after piece, each an index range after the last key. */
-export const DETAIL_PIECE = 2_000;
+export const DETAIL_PIECE = 500;
 
 /**
  * The detailed report of a definition (docs/rules.md §6 Detailed report): the entries the
@@ -124,17 +124,26 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]
   }
 }
 
+/**
+ * The pieces one after another, each asked for as soon as the one before has arrived: on PostgreSQL
+ * the next statement runs while this piece is written. Other requests are served between two pieces,
+ * also when the client takes the file as fast as it comes.
+ */
 async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
-  let after: ListKey | undefined;
-  const lookups = entryLookups(run.spec.organizationId, run.spec.period);
-  for (;;) {
-    const entries = await reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE, lookups });
-    if (entries.length > 0) yield entries;
-    if (entries.length < DETAIL_PIECE) return;
-    const last = entries[entries.length - 1];
-    after = { startedAt: last.startedAt, id: last.id };
-    // Other requests are served between two pieces, also when the client takes the file as fast as it comes.
-    await nextTurn();
+  const lookups = await entryLookups(db, run.spec);
+  const read = (after?: ListKey) => reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE, lookups });
+  let next: Promise<ReportEntry[]> | undefined = read();
+  try {
+    while (next !== undefined) {
+      const entries: ReportEntry[] = await next;
+      const last = entries.length === DETAIL_PIECE ? entries[entries.length - 1] : undefined;
+      next = last === undefined ? undefined : read({ startedAt: last.startedAt, id: last.id });
+      if (entries.length > 0) yield entries;
+      await nextTurn();
+    }
+  } finally {
+    // An abandoned answer: the piece read ahead settles before its transaction ends, and its failure is nobody's.
+    await next?.catch(() => undefined);
   }
 }
 

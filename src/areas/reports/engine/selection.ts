@@ -363,9 +363,9 @@ export interface EntryKey {
 /**
  * The report's entries in (startedAt, id) order, a page at a time: the very selection the summary
  * counts (same visibility, filters, archived rules and rounding), each with its rates in force.
- * The statement reads the index range of the entries alone: the archived and selected sets are each
- * read once by a subquery, and each entry's membership and rates are looked up once for the page's
- * members and users, not joined to every entry (a workspace has few of them, an export many entries).
+ * The statement reads the index range of the entries alone: the archived sets are read once for the
+ * run (EntryLookups) and each entry's membership and rates are looked up once per member and user,
+ * not joined to every entry (a workspace has few of them, an export many entries).
  */
 export async function reportEntriesPage(
   db: Db,
@@ -373,16 +373,16 @@ export async function reportEntriesPage(
   page: { after?: EntryKey; limit: number; lookups?: EntryLookups },
 ): Promise<ReportEntry[]> {
   const dialect = dialectOf(db);
+  const lookups = page.lookups ?? (await entryLookups(db, spec));
   const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
   const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from activities a
-    where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec)}${after}
+    where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec, lookups.archived)}${after}
     order by a.started_at, a.id
     limit ${sql.lit(page.limit)}`.execute(db);
   if (rows.length === 0) return [];
-  const lookups = page.lookups ?? entryLookups(spec.organizationId, spec.period);
   await lookUp(db, lookups, rows);
   return rows.map((row) => {
     const readableRow = Number(row.revenue_readable) === 1;
@@ -408,26 +408,44 @@ export async function reportEntriesPage(
 }
 
 /**
- * What the entries of a run need beside themselves, read once for the run: the membership of each
- * entry's user in its project (null: none), and the revenue and cost rates of the period by member
- * and by user. A long export reads its pieces with one, so only a piece bringing a new member or
- * user looks anything up.
+ * What the entries of a run need beside themselves, read once for the run: the archived projects,
+ * users and memberships its rules leave out, the membership of each entry's user in its project
+ * (null: none), and the revenue and cost rates of the period by member and by user. A long export
+ * reads its pieces with one, so only a piece bringing a new member or user looks anything up.
  */
 export interface EntryLookups {
   organizationId: string;
   period: ReportPeriod;
+  archived: ArchivedSets;
   members: Map<string, string | null>;
   revenueRates: Map<string, RatePeriod[]>;
   costRates: Map<string, RatePeriod[]>;
 }
 
-export const entryLookups = (organizationId: string, period: ReportPeriod): EntryLookups => ({
-  organizationId,
-  period,
-  members: new Map(),
-  revenueRates: new Map(),
-  costRates: new Map(),
-});
+/** The workspace's archived projects, users and memberships (project, user) that a run leaves out (empty when it shows them). */
+interface ArchivedSets {
+  projects: string[];
+  users: string[];
+  memberships: Array<[string, string]>;
+}
+
+/** The lookups of a run, its archived sets read now (in the run's snapshot, on PostgreSQL). */
+export async function entryLookups(db: Db, spec: SelectionSpec): Promise<EntryLookups> {
+  const { organizationId } = spec;
+  const [projects, users, memberships] = await Promise.all([
+    spec.showArchivedProjects ? [] : idsOf(sql`select id from projects where organization_id = ${organizationId} and archived = ${TRUE}`, db),
+    spec.showArchivedMembers ? [] : idsOf(sql`select id from users where organization_id = ${organizationId} and archived = ${TRUE}`, db),
+    spec.showArchivedMembers
+      ? []
+      : sql<{ project_id: string; user_id: string }>`select project_id, user_id from project_members where organization_id = ${organizationId} and archived = ${TRUE}`
+          .execute(db)
+          .then(({ rows }) => rows.map((row): [string, string] => [row.project_id, row.user_id])),
+  ]);
+  return { organizationId, period: spec.period, archived: { projects, users, memberships }, members: new Map(), revenueRates: new Map(), costRates: new Map() };
+}
+
+const idsOf = async (statement: RawBuilder<unknown>, db: Db): Promise<string[]> =>
+  ((await statement.execute(db)).rows as Array<{ id: string }>).map((row) => row.id);
 
 /** Reads into the lookups what these entries need and they do not hold yet. */
 async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<EntryRow, 'project_id' | 'user_id'>>): Promise<void> {
@@ -447,21 +465,40 @@ async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<En
 /** An entry's length in whole seconds, milliseconds dropped (as secondsSql computes it in a statement). */
 const wholeSeconds = (startedAt: string, endedAt: string): number => Math.floor((Date.parse(endedAt) - Date.parse(startedAt)) / 1000);
 
+/** Ids written into a statement at most; a longer set is read by the statement's subquery instead. */
+const LISTED_AT_MOST = 200;
+
+/** The members of a set as a statement's `in (…)` list: the values themselves, or the subquery that reads them when there are many. */
+const among = (values: RawBuilder<unknown>[], subquery: RawBuilder<unknown>) => (values.length <= LISTED_AT_MOST ? sql.join(values) : subquery);
+
 /**
- * pairConditions on the entry alone (alias `a`, no joins): the archived projects, users and
- * memberships and the selected members, each set read once by its subquery.
+ * pairConditions on the entry alone (alias `a`, no joins): not an archived project, user or
+ * membership of the run's sets (none at all when the workspace has none), and a selected member.
  */
-function entryPairConditions(spec: SelectionSpec): RawBuilder<unknown> {
+function entryPairConditions(spec: SelectionSpec, archived: ArchivedSets): RawBuilder<unknown> {
   const { organizationId } = spec;
   const conditions: Array<RawBuilder<unknown>> = [];
-  if (!spec.showArchivedProjects) {
-    conditions.push(sql`(a.project_id is null or a.project_id not in (select ap.id from projects ap where ap.organization_id = ${organizationId} and ap.archived = ${TRUE}))`);
-  }
-  if (!spec.showArchivedMembers) {
-    conditions.push(sql`a.user_id not in (select au.id from users au where au.organization_id = ${organizationId} and au.archived = ${TRUE})`);
-    conditions.push(
-      sql`(a.project_id is null or (a.project_id, a.user_id) not in (select am.project_id, am.user_id from project_members am where am.organization_id = ${organizationId} and am.archived = ${TRUE}))`,
+  if (archived.projects.length > 0) {
+    const ids = among(
+      archived.projects.map((id) => sql`${id}`),
+      sql`select ap.id from projects ap where ap.organization_id = ${organizationId} and ap.archived = ${TRUE}`,
     );
+    conditions.push(sql`(a.project_id is null or a.project_id not in (${ids}))`);
+  }
+  if (archived.users.length > 0) {
+    const ids = among(
+      archived.users.map((id) => sql`${id}`),
+      sql`select au.id from users au where au.organization_id = ${organizationId} and au.archived = ${TRUE}`,
+    );
+    conditions.push(sql`a.user_id not in (${ids})`);
+  }
+  if (archived.memberships.length > 0) {
+    // A row value's `in` takes a subquery on SQLite: the listed pairs as VALUES.
+    const pairs =
+      archived.memberships.length <= LISTED_AT_MOST
+        ? sql`values ${sql.join(archived.memberships.map(([projectId, userId]) => sql`(${projectId}, ${userId})`))}`
+        : sql`select am.project_id, am.user_id from project_members am where am.organization_id = ${organizationId} and am.archived = ${TRUE}`;
+    conditions.push(sql`(a.project_id is null or (a.project_id, a.user_id) not in (${pairs}))`);
   }
   if (spec.selectedProjectMembers !== null) {
     conditions.push(
