@@ -162,12 +162,13 @@ export function detailColumns(label: Labeller, currencies: { revenue: string[] |
  * amounts summed per currency as they are written (so the totals row is the sum of the rows).
  */
 export function detailRowWriter(columns: ExportColumn[], names: Names, money: MoneyShown, local: (instant: string) => string) {
-  const sums = new Map<string, number>();
+  /** Each money column's total in minor units, by the column's position. */
+  const sums = columns.map(() => 0);
   let duration = 0;
   let rawDuration = 0;
   /** An amount written in a row, added to its column's total. */
-  const counted = (key: string, currency: string, minor: number) => {
-    sums.set(`${key} ${currency}`, (sums.get(`${key} ${currency}`) ?? 0) + minor);
+  const counted = (column: number, currency: string, minor: number) => {
+    sums[column] += minor;
     return majorOf(minor, currency);
   };
   /** One entry as a row reads it: the entry, its wall-clock start, its amounts in minor units. */
@@ -177,7 +178,7 @@ export function detailRowWriter(columns: ExportColumn[], names: Names, money: Mo
     revenue: number | null;
     cost: number | null;
   }
-  const cellOf = (column: ExportColumn): ((row: Written) => Cell) => {
+  const cellOf = (column: ExportColumn, index: number): ((row: Written) => Cell) => {
     switch (column.key) {
       case 'user':
         return ({ entry }) => names.user(entry.userId);
@@ -202,12 +203,12 @@ export function detailRowWriter(columns: ExportColumn[], names: Names, money: Mo
           money.revenue && revenueReadable && revenueRate !== null && revenueRate.currency === column.currency ? revenueRate.value : null;
       case 'revenue':
         return ({ entry: { revenueRate }, revenue }) =>
-          revenue === null || revenueRate === null || revenueRate.currency !== column.currency ? null : counted(column.key, revenueRate.currency, revenue);
+          revenue === null || revenueRate === null || revenueRate.currency !== column.currency ? null : counted(index, revenueRate.currency, revenue);
       case 'costRate':
         return ({ entry: { costRate } }) => (money.cost && costRate !== null && costRate.currency === column.currency ? costRate.value : null);
       case 'cost':
         return ({ entry: { costRate }, cost }) =>
-          cost === null || costRate === null || costRate.currency !== column.currency ? null : counted(column.key, costRate.currency, cost);
+          cost === null || costRate === null || costRate.currency !== column.currency ? null : counted(index, costRate.currency, cost);
       default:
         return () => null;
     }
@@ -229,7 +230,7 @@ export function detailRowWriter(columns: ExportColumn[], names: Names, money: Mo
       if (i === 0) return 'Total';
       if (column.key === 'duration') return duration;
       if (column.key === 'rawDuration') return rawDuration;
-      if (column.kind === 'money') return majorOf(sums.get(`${column.key} ${column.currency}`) ?? 0, column.currency!);
+      if (column.kind === 'money') return majorOf(sums[i], column.currency!);
       return null;
     });
   return { row, totals };

@@ -386,7 +386,7 @@ export async function reportEntriesPage(
   await lookUp(db, lookups, rows);
   return rows.map((row) => {
     const readableRow = Number(row.revenue_readable) === 1;
-    const memberId = row.project_id === null ? null : (lookups.members.get(pairKey(row.project_id, row.user_id)) ?? null);
+    const memberId = row.project_id === null ? null : (lookups.members.get(row.project_id)?.get(row.user_id) ?? null);
     const revenue = memberId === null ? null : rateAt(lookups.revenueRates.get(memberId), row.started_at);
     const duration = wholeSeconds(row.started_at, row.ended_at);
     return {
@@ -417,7 +417,8 @@ export interface EntryLookups {
   organizationId: string;
   period: ReportPeriod;
   archived: ArchivedSets;
-  members: Map<string, string | null>;
+  /** By project, then user. */
+  members: Map<string, Map<string, string | null>>;
   revenueRates: Map<string, RatePeriod[]>;
   costRates: Map<string, RatePeriod[]>;
 }
@@ -453,9 +454,9 @@ async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<En
   const users = new Set<string>();
   for (const row of rows) {
     if (!lookups.costRates.has(row.user_id)) users.add(row.user_id);
-    if (row.project_id === null) continue;
-    const key = pairKey(row.project_id, row.user_id);
-    if (!lookups.members.has(key)) pairs.set(key, [row.project_id, row.user_id]);
+    if (row.project_id !== null && lookups.members.get(row.project_id)?.has(row.user_id) !== true) {
+      pairs.set(`${row.project_id} ${row.user_id}`, [row.project_id, row.user_id]);
+    }
   }
   const newMembers = await membershipsOf(db, lookups, pairs);
   await ratePeriods(db, 'revenue_rates', 'member_id', newMembers, lookups.period, lookups.revenueRates);
@@ -510,16 +511,19 @@ function entryPairConditions(spec: SelectionSpec, archived: ArchivedSets): RawBu
   return conditions.length === 0 ? sql`1 = 1` : and(conditions);
 }
 
-const pairKey = (projectId: string, userId: string) => `${projectId} ${userId}`;
-
 /** Records the memberships of these (project, user) pairs (null for a pair without one); answers the ids of those found. */
 async function membershipsOf(db: Db, lookups: EntryLookups, pairs: Map<string, [string, string]>): Promise<string[]> {
   if (pairs.size === 0) return [];
   const values = sql.join([...pairs.values()].map(([projectId, userId]) => sql`(${projectId}, ${userId})`));
   const { rows } = await sql<{ id: string; project_id: string; user_id: string }>`select id, project_id, user_id from project_members
     where organization_id = ${lookups.organizationId} and (project_id, user_id) in (values ${values})`.execute(db);
-  for (const key of pairs.keys()) lookups.members.set(key, null);
-  for (const row of rows) lookups.members.set(pairKey(row.project_id, row.user_id), row.id);
+  const record = (projectId: string, userId: string, memberId: string | null) => {
+    const ofProject = lookups.members.get(projectId) ?? new Map<string, string | null>();
+    ofProject.set(userId, memberId);
+    lookups.members.set(projectId, ofProject);
+  };
+  for (const [projectId, userId] of pairs.values()) record(projectId, userId, null);
+  for (const row of rows) record(row.project_id, row.user_id, row.id);
   return rows.map((row) => row.id);
 }
 
