@@ -1,38 +1,19 @@
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, expect, it } from 'vitest';
+import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { sql } from 'kysely';
-import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, toDbBool } from '../support/src.js';
+import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters } from '../support/src.js';
 import { tracking } from '../support/tracking.js';
 
 /** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
 const MANY = 50_000;
 
-/** MANY activities of the user, written straight into the table (the API would take minutes). */
-async function history(h: Harness, ws: TestWorkspace, user: TestUser, count = MANY, projectId: string | null = null): Promise<void> {
-  const start = Date.parse('2020-01-01T00:00:00Z');
-  const name = 'A long enough name to make each entry weigh about four hundred bytes in the answer. '.repeat(3).trim();
-  for (let done = 0; done < count; done += 1000) {
-    const rows = [];
-    for (let i = done; i < Math.min(count, done + 1000); i++) {
-      const at = new Date(start + i * 3_600_000);
-      rows.push({
-        id: randomUUID(),
-        organization_id: ws.organizationId,
-        user_id: user.userId,
-        project_id: i % 2 === 0 ? projectId : null,
-        name,
-        billable: toDbBool(false),
-        started_at: at.toISOString(),
-        ended_at: new Date(at.getTime() + 1_800_000).toISOString(),
-        created_at: at.toISOString(),
-        updated_at: at.toISOString(),
-      });
-    }
-    await h.app.db.insertInto('activities').values(rows).execute();
-  }
-}
+const NAME = 'A long enough name to make each entry weigh about four hundred bytes in the answer. '.repeat(3).trim();
+
+/** `count` activities of the user an hour apart, every other one on the project. */
+const history = (h: Harness, ws: TestWorkspace, user: TestUser, count = MANY, projectId: string | null = null) =>
+  make.history(h, ws, user, { count, from: '2020-01-01T00:00:00Z', everyMs: 3_600_000, lastingMs: 1_800_000, name: () => NAME, projectId: (i) => (i % 2 === 0 ? projectId : null) });
 
 /**
  * A client that sends GET /activities and then does not read the answer: resolves once the answer's

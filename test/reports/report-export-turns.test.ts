@@ -1,9 +1,8 @@
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachStore, type Harness, type TestWorkspace } from '../support/harness.js';
-import { toDbBool } from '../support/src.js';
+import { make } from '../support/factories/index.js';
+import { describeEachStore } from '../support/harness.js';
 
 /*
  * A long export gives other requests their turn (docs/rules.md §6 Detailed report): its entries are
@@ -13,28 +12,6 @@ import { toDbBool } from '../support/src.js';
 
 /** Entries enough for ten reads of the store. */
 const MANY = 20_000;
-
-async function history(h: Harness, ws: TestWorkspace): Promise<void> {
-  const start = Date.parse('2026-03-01T00:00:00Z');
-  for (let done = 0; done < MANY; done += 1000) {
-    const rows = Array.from({ length: 1000 }, (_, k) => {
-      const at = new Date(start + (done + k) * 60_000);
-      return {
-        id: randomUUID(),
-        organization_id: ws.organizationId,
-        user_id: ws.admin.userId,
-        project_id: null,
-        name: `Entry ${done + k}`,
-        billable: toDbBool(false),
-        started_at: at.toISOString(),
-        ended_at: new Date(at.getTime() + 30_000).toISOString(),
-        created_at: at.toISOString(),
-        updated_at: at.toISOString(),
-      };
-    });
-    await h.app.db.insertInto('activities').values(rows).execute();
-  }
-}
 
 /**
  * A client on a thread of its own, reading the export as fast as it arrives: once its first bytes
@@ -75,7 +52,7 @@ describeEachStore('A long export and other requests', (h) => {
 
   it('a request sent once a long export has begun is answered before the export ends, although its client reads as fast as it can', async () => {
     const ws = await h.workspace();
-    await history(h, ws);
+    await make.history(h, ws, ws.admin, { count: MANY, from: '2026-03-01T00:00:00Z', everyMs: 60_000, lastingMs: 30_000 });
     const body = JSON.stringify({ period: 'custom', start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z', dimensions: ['project'], metrics: ['time'] });
     const worker = new Worker(CLIENT, { eval: true, workerData: { port, host: ws.host, token: ws.admin.token, body } });
     try {

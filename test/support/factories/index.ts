@@ -1,4 +1,5 @@
 import { billingTransaction, subscription } from './billing.js';
+import { history } from './history.js';
 import { session, user, workspace } from './people.js';
 import { activity, costRate, lock, member, project, report, revenueRate, timer } from './records.js';
 import { request } from './requests.js';
@@ -12,6 +13,7 @@ import { noTwoFactor, signInChallenge, signInLink, twoFactor } from './two-facto
  *   const project = await make.project(h, ws, { billable: true, archived: true });
  *   const member = await make.member(h, ws, { project, user, role: 'Administrator' });
  *   await make.activity(h, ws, { owner: user, project, running: true });
+ *   await make.history(h, ws, user, { count: 50_000, from: '2020-01-01T00:00:00Z', everyMs: 3_600_000, lastingMs: 1_800_000 });
  *   await make.request(h, ws, { kind: 'timesheetUnlock', by: user, year: 2026, week: 10 });
  *
  * Records a client can make are made through the HTTP API (records.ts, requests.ts), as the
@@ -26,6 +28,7 @@ export const make = {
   project,
   member,
   activity,
+  history,
   timer,
   lock,
   report,
