@@ -7,6 +7,7 @@ import { BatchingSqliteDialect } from './batched-transactions.js';
 import { startCheckpointer } from './checkpointer.js';
 import { rerunAfterLockConflict } from './errors.js';
 import type { Database } from './schema.js';
+import { type SnapshotReader, startSnapshotReader } from './snapshot-reader.js';
 import { WalSync, type Flush } from './wal-sync.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -22,6 +23,19 @@ export type Trx = Transaction<Database>;
 
 /** The store behind a handle, for the few statements written per dialect. */
 export const dialectOf = (db: Db): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite');
+
+const snapshotReaders = new WeakMap<Kysely<Database>, SnapshotReader>();
+
+/**
+ * The reader thread of the SQLite file behind a handle (see SnapshotReader), for the long reads that
+ * must not run on the event loop; none on PostgreSQL, in memory, inside a transaction (whose reads
+ * belong to it), or when the thread has failed.
+ */
+export function snapshotReaderOf(db: Db): SnapshotReader | undefined {
+  if (db.isTransaction) return undefined;
+  const reader = snapshotReaders.get(db as Kysely<Database>);
+  return reader?.available ? reader : undefined;
+}
 
 export interface Store {
   db: Kysely<Database>;
@@ -82,9 +96,11 @@ function openSqlite(location: string, options: StoreOptions): Store {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   const checkpointer = inMemory ? undefined : startCheckpointer(file, connection);
+  const reader = inMemory ? undefined : startSnapshotReader(file);
   const dialect = new BatchingSqliteDialect({ database: withStatementCache(connection, walSync) }, connection);
   const batches = dialect.driver;
   const db = new Kysely<Database>({ dialect });
+  if (reader) snapshotReaders.set(db, reader);
   return {
     db,
     dialect: 'sqlite',
@@ -98,6 +114,7 @@ function openSqlite(location: string, options: StoreOptions): Store {
     },
     close: async () => {
       await batches.settled().catch(() => undefined);
+      await reader?.stop();
       await walSync?.close();
       await checkpointer?.stop();
       await db.destroy();

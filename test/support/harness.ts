@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { make } from './factories/index.js';
 import { buildApp, loadConfig, type Config, type Role } from './src.js';
 import { testStores, type TestStore } from './stores.js';
+import { tempSqliteFile } from './sqlite-files.js';
 
 export { ok } from './ok.js';
 
@@ -58,15 +59,17 @@ export interface Harness {
 /**
  * Declares the suite once per store (SQLite, and PostgreSQL when TEST_DATABASE_URL is set), each on
  * a database of its own built by the same buildApp the server uses. Test names carry the store.
+ * SQLite runs in memory unless `onDisk`: a file, as the server runs it, with its reader thread.
  */
 export function describeEachStore(
   title: string,
   define: (h: Harness) => void,
   overrides: Partial<Config> = {},
+  options: { onDisk?: boolean } = {},
 ): void {
   for (const store of testStores) {
     describe(`${title} [${store.name}]`, () => {
-      const url = store.freshUrl();
+      const url = options.onDisk && store.name === 'sqlite' ? `sqlite:${tempSqliteFile()}` : store.freshUrl();
       const logs: string[] = [];
       const harness = { store: store.name, logs } as Harness;
       beforeAll(async () => {

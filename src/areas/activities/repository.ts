@@ -1,5 +1,6 @@
 import { CompiledQuery, type Selectable, type Updateable } from 'kysely';
-import { dialectOf, type Db, type Dialect } from '../../db/database.js';
+import { dialectOf, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
+import type { SnapshotReader } from '../../db/snapshot-reader.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
 import { renderedEntry, renderedFieldsOf } from '../../db/rendered-entries.js';
@@ -248,26 +249,39 @@ export const LIST_PIECE = 2_000;
 export const listingCounters = { piecesRead: 0 };
 
 /** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL) and how many. */
+interface Piece {
+  entries: Buffer | string | null;
+  n: number;
+}
+
 async function listPiece(
   db: Db,
   dialect: Dialect,
   filter: ActivityFilter,
   reader: ActivityReader,
   options: { administers: boolean; after?: ListKey; limit?: number },
-): Promise<{ entries: Buffer | string | null; n: number }> {
+): Promise<Piece> {
   listingCounters.piecesRead++;
-  const result = await db.executeQuery<{ entries: Buffer | string | null; n: number }>(activityListStatement(dialect, filter, reader, options));
-  const { entries, n } = result.rows[0];
-  return { entries, n: Number(n) };
+  const result = await db.executeQuery<Piece>(activityListStatement(dialect, filter, reader, options));
+  return pieceOf(result.rows);
 }
+
+const pieceOf = (rows: Piece[]): Piece => ({ entries: rows[0].entries, n: Number(rows[0].n) });
+
+/**
+ * With SQLite's reader thread, the most entries a listing reads on the event loop: a shorter answer
+ * (a week, a month) is read there at once; a longer one is read again on the thread, in one snapshot.
+ */
+const ON_EVENT_LOOP = 200;
 
 /**
  * GET /activities: the answer's entries, rendered by the database (see activityListStatement), in
  * pieces to be joined by commas: bytes from SQLite, text from PostgreSQL; none when there is none.
- * Most answers are one piece. A longer one is read again piece after piece inside one transaction
- * (one snapshot, so no activity is missed or repeated between pieces), so that neither store ever
- * builds the whole answer in one buffer, nor copies it again. `after` starts the listing after
- * that key (a cursor without a limit: the rest of the listing).
+ * Most answers are one piece. A longer one is read again piece after piece in one snapshot (so no
+ * activity is missed or repeated between pieces), so that neither store ever builds the whole answer
+ * in one buffer, nor copies it again: as the client takes it (laterPieces) on PostgreSQL and on a
+ * SQLite file; whole, inside one transaction, on a SQLite store in memory or inside a caller's
+ * transaction. `after` starts the listing after that key (a cursor without a limit: the rest of the listing).
  */
 export async function listActivitiesJson(
   db: Db,
@@ -276,16 +290,19 @@ export async function listActivitiesJson(
   start: { after?: ListKey } = {},
 ): Promise<Array<Buffer | string> | LaterPieces> {
   const dialect = dialectOf(db);
-  const administers = await readerAdministers(db, filter, reader);
-  const first = await listPiece(db, dialect, filter, reader, { administers, after: start.after });
-  if (first.n < LIST_PIECE) return first.entries === null ? [] : [first.entries];
-  if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(db, filter, reader, { administers, after: start.after });
+  const options = { administers: await readerAdministers(db, filter, reader), after: start.after };
+  const thread = snapshotReaderOf(db);
+  const limit = thread ? ON_EVENT_LOOP : LIST_PIECE;
+  const first = await listPiece(db, dialect, filter, reader, thread ? { ...options, limit } : options);
+  if (first.n < limit) return first.entries === null ? [] : [first.entries];
+  if (thread) return laterPieces(await threadSnapshot(thread, filter, reader, options), start.after);
+  if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(await postgresSnapshot(db, filter, reader, options), start.after);
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
     const pieces: Array<Buffer | string> = [];
     let after: ListKey | undefined = start.after;
     for (;;) {
-      const piece = await listPiece(trx, dialect, filter, reader, { administers, after });
+      const piece = await listPiece(trx, dialect, filter, reader, { ...options, after });
       if (piece.entries === null) return pieces;
       pieces.push(piece.entries);
       if (piece.n < LIST_PIECE) return pieces;
@@ -300,29 +317,55 @@ export interface LaterPieces {
   rest: AsyncIterable<Buffer | string>;
 }
 
-/**
- * PostgreSQL: a long listing read piece by piece as the client takes the answer, in one REPEATABLE
- * READ transaction (one snapshot) that stays open until the last piece is read or the answer is
- * abandoned (the stream closes the generator, which rolls back). A client that does not read thus
- * holds one connection and about one piece, never the whole answer; the listings at once are bounded
- * per token and per workspace (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts).
- */
-async function laterPieces(
-  db: Db,
+/** One snapshot a long listing is read in, piece after piece, until it is ended. */
+interface ListingSnapshot {
+  piece(after: ListKey | undefined): Promise<Piece>;
+  end(completed: boolean): Promise<void>;
+}
+
+/** PostgreSQL: a REPEATABLE READ transaction on a connection of the pool. */
+async function postgresSnapshot(db: Db, filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean }): Promise<ListingSnapshot> {
+  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
+  return {
+    piece: (after) => listPiece(trx, 'postgres', filter, reader, { ...options, after }),
+    end: async (completed) => void (completed ? await trx.commit().execute() : await trx.rollback().execute()),
+  };
+}
+
+/** A SQLite file: a read transaction on the reader thread (SnapshotReader), beside the event loop. */
+async function threadSnapshot(
+  thread: SnapshotReader,
   filter: ActivityFilter,
   reader: ActivityReader,
-  options: { administers: boolean; after?: ListKey },
-): Promise<Array<Buffer | string> | LaterPieces> {
-  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
-  let first: { entries: Buffer | string | null; n: number };
+  options: { administers: boolean },
+): Promise<ListingSnapshot> {
+  const snapshot = await thread.snapshot();
+  return {
+    piece: async (after) => {
+      listingCounters.piecesRead++;
+      return pieceOf(await snapshot.rows<Piece>(activityListStatement('sqlite', filter, reader, { ...options, after })));
+    },
+    end: () => snapshot.end(),
+  };
+}
+
+/**
+ * A long listing read piece by piece as the client takes the answer, in one snapshot that stays open
+ * until the last piece is read or the answer is abandoned (the stream closes the generator, which
+ * ends the snapshot). A client that does not read thus holds one snapshot and about one piece, never
+ * the whole answer; the listings at once are bounded per token and per workspace
+ * (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts).
+ */
+async function laterPieces(snapshot: ListingSnapshot, start: ListKey | undefined): Promise<Array<Buffer | string> | LaterPieces> {
+  let first: Piece;
   try {
-    first = await listPiece(trx, 'postgres', filter, reader, options);
+    first = await snapshot.piece(start);
   } catch (error) {
-    await trx.rollback().execute();
+    await snapshot.end(false);
     throw error;
   }
   if (first.entries === null || first.n < LIST_PIECE) {
-    await trx.commit().execute();
+    await snapshot.end(true);
     return first.entries === null ? [] : [first.entries];
   }
   const firstEntries = first.entries;
@@ -331,16 +374,16 @@ async function laterPieces(
     try {
       let after = lastKeyOf(firstEntries);
       for (;;) {
-        const piece = await listPiece(trx, 'postgres', filter, reader, { ...options, after });
+        const piece = await snapshot.piece(after);
         if (piece.entries === null) break;
         yield piece.entries;
         if (piece.n < LIST_PIECE) break;
         after = lastKeyOf(piece.entries);
       }
       ended = true;
-      await trx.commit().execute();
+      await snapshot.end(true);
     } finally {
-      if (!ended) await trx.rollback().execute();
+      if (!ended) await snapshot.end(false);
     }
   }
   return { first: firstEntries, rest: rest() };
