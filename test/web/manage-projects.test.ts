@@ -110,6 +110,8 @@ describeInBrowser('Web app: the projects page', ({ h, open }) => {
     expect(text).toContain('1 entry');
     await expectAccessible(page);
     await confirm.getByRole('button', { name: 'Delete project' }).click();
+    // The list showed no project already (an archived one is hidden): the toast says the deletion is done.
+    await page.getByText('Old client is deleted; its time is kept, without a project.').waitFor();
     await page.getByText('No projects yet.').waitFor();
     expect((await as(h, ws).get(`/api/projects/${project.id}`)).status).toBe(404);
     expect((await as(h, ws).get(`/api/activities/${entry.id}`)).body.projectId).toBeNull();
