@@ -5,6 +5,11 @@ import type { CompiledQuery } from 'kysely';
 
 /** Idle read connections the thread keeps for the next snapshots; more are opened when more are open at once. */
 const IDLE_CONNECTIONS = 4;
+/**
+ * The reader thread's nice value: when the cores are all busy, the event loop, which answers every
+ * other request, gets the CPU before the long reads (which then take longer, not others' time).
+ */
+const READER_NICENESS = 10;
 /** Prepared statements each connection keeps, by text. */
 const STATEMENTS_PER_CONNECTION = 50;
 
@@ -14,6 +19,11 @@ const STATEMENTS_PER_CONNECTION = 50;
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
+// Below the event loop's priority where the system allows it (Linux: a thread's own nice value).
+try {
+  const thread = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(thread, workerData.niceness);
+} catch {}
 const idle = [];
 const open = new Map();
 const connect = () => {
@@ -108,7 +118,7 @@ export class SnapshotReader {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, driver, idleConnections: IDLE_CONNECTIONS, statementsPerConnection: STATEMENTS_PER_CONNECTION },
+      workerData: { file, driver, idleConnections: IDLE_CONNECTIONS, statementsPerConnection: STATEMENTS_PER_CONNECTION, niceness: READER_NICENESS },
     });
     this.worker.unref();
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
