@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf, snapshotReaderOf, type Db } from '../../db/database.js';
-import type { Snapshot } from '../../db/snapshot-reader.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
@@ -104,24 +103,12 @@ async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): Asyn
 }
 
 /**
- * Every entry of the run, in pieces (one statement's entries each) as the client takes the file, all
- * from one snapshot held until the last piece or until the answer is abandoned (the generator's
- * return ends it): a REPEATABLE READ transaction on PostgreSQL; on a SQLite file, a snapshot on its
- * reader thread, which reads the pieces beside the event loop (docs/durability.md §7). A SQLite
- * store without that thread (in memory) reads each piece on its own: an entry changed while a long
- * export is read may then be missed or show its new values.
+ * Every entry of the run, in pieces (one statement's entries each) as the client takes the file. PostgreSQL reads every piece
+ * from one REPEATABLE READ snapshot, held until the last piece or until the answer is abandoned (the
+ * generator's return rolls it back). SQLite, whose one connection serves every request, reads each
+ * piece on its own: an entry changed while a long export is read may be missed or show its new values.
  */
 async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
-  const thread = snapshotReaderOf(db);
-  if (thread) {
-    const snapshot = await thread.snapshot();
-    try {
-      yield* pieces(db, run, snapshot);
-    } finally {
-      await snapshot.end();
-    }
-    return;
-  }
   if (dialectOf(db) === 'sqlite' || db.isTransaction) {
     yield* pieces(db, run);
     return;
@@ -138,13 +125,13 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]
 }
 
 /**
- * The pieces one after another, each asked for as soon as the one before has arrived: the next
- * statement runs (on PostgreSQL, or on SQLite's reader thread) while this piece is written. Other
- * requests are served between two pieces, also when the client takes the file as fast as it comes.
+ * The pieces one after another, each asked for as soon as the one before has arrived: on PostgreSQL
+ * the next statement runs while this piece is written. Other requests are served between two pieces,
+ * also when the client takes the file as fast as it comes.
  */
-async function* pieces(db: Db, run: ReportRun, snapshot?: Snapshot): AsyncGenerator<ReportEntry[]> {
+async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
   const lookups = await entryLookups(db, run.spec);
-  const read = (after?: ListKey) => reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE, lookups, snapshot });
+  const read = (after?: ListKey) => reportEntriesPage(db, fromKey(run, after), { after, limit: DETAIL_PIECE, lookups });
   let next: Promise<ReportEntry[]> | undefined = read();
   try {
     while (next !== undefined) {
@@ -155,7 +142,7 @@ async function* pieces(db: Db, run: ReportRun, snapshot?: Snapshot): AsyncGenera
       await nextTurn();
     }
   } finally {
-    // An abandoned answer: the piece read ahead settles before its snapshot ends, and its failure is nobody's.
+    // An abandoned answer: the piece read ahead settles before its transaction ends, and its failure is nobody's.
     await next?.catch(() => undefined);
   }
 }

@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../../db/database.js';
-import type { Snapshot } from '../../../db/snapshot-reader.js';
 import { fromDbBool, toDbBool } from '../../../db/values.js';
 import { PROJECT_ADMIN_ROLE, type ReaderScope } from '../../../domain/policy.js';
 import { weekKeyOfMonday, type TimeDimension } from './buckets.js';
@@ -371,20 +370,18 @@ export interface EntryKey {
 export async function reportEntriesPage(
   db: Db,
   spec: SelectionSpec,
-  page: { after?: EntryKey; limit: number; lookups?: EntryLookups; snapshot?: Snapshot },
+  page: { after?: EntryKey; limit: number; lookups?: EntryLookups },
 ): Promise<ReportEntry[]> {
   const dialect = dialectOf(db);
   const lookups = page.lookups ?? (await entryLookups(db, spec));
   const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
-  const statement = sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
+  const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from activities a
     where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec, lookups.archived)}${after}
     order by a.started_at, a.id
-    limit ${sql.lit(page.limit)}`;
-  // On SQLite's reader thread when the caller holds a snapshot there (a long export).
-  const rows = page.snapshot ? await page.snapshot.rows<EntryRow>(statement.compile(db)) : (await statement.execute(db)).rows;
+    limit ${sql.lit(page.limit)}`.execute(db);
   if (rows.length === 0) return [];
   await lookUp(db, lookups, rows);
   return rows.map((row) => {
