@@ -540,7 +540,9 @@ async function webhookCase(server, ceiling, fixture, postCase) {
 /** One exchange whose answer is counted as it arrives (bytes and lines), never held whole: a long export. */
 function fetchCounted(port, { method = 'GET', path: urlPath, headers = {}, body }) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
+    // A connection of its own: between two calls this process may hold its event loop longer than the
+    // server keeps an idle connection (a bare aggregate runs synchronously), and would not see it closed.
+    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, agent: false }, (res) => {
       let bytes = 0;
       let lines = 0;
       let head = '';
