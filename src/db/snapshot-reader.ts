@@ -49,13 +49,13 @@ const end = (id) => {
   else connection.db.close();
 };
 parentPort.on('message', (message) => {
-  const { op, id } = message;
+  const { op, id, seq } = message;
   try {
     if (op === 'begin') {
       const connection = idle.pop() ?? connect();
       open.set(id, connection);
       connection.db.exec('begin');
-      parentPort.postMessage({ id });
+      parentPort.postMessage({ seq });
     } else if (op === 'query') {
       const connection = open.get(id);
       if (connection === undefined) throw new Error('no such snapshot');
@@ -66,10 +66,10 @@ parentPort.on('message', (message) => {
           if (value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) transfer.push(value.buffer);
         }
       }
-      parentPort.postMessage({ id, rows }, transfer);
+      parentPort.postMessage({ seq, rows }, transfer);
     } else if (op === 'end') {
       end(id);
-      parentPort.postMessage({ id });
+      parentPort.postMessage({ seq });
     } else if (op === 'stop') {
       for (const openId of [...open.keys()]) end(openId);
       for (const connection of idle.splice(0)) connection.db.close();
@@ -77,7 +77,7 @@ parentPort.on('message', (message) => {
     }
   } catch (error) {
     if (op === 'begin') end(id);
-    parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
+    parentPort.postMessage({ seq, error: { message: error.message, code: error.code } });
   }
 });
 `;
@@ -95,7 +95,7 @@ interface Pending {
   reject(error: Error): void;
 }
 
-type Reply = { id: number; rows?: Array<Record<string, unknown>>; error?: { message: string; code?: string } };
+type Reply = { seq: number; rows?: Array<Record<string, unknown>>; error?: { message: string; code?: string } };
 
 /**
  * Long reads of a SQLite file on a thread of their own (docs/durability.md, "7. Long reads on a thread of their own"):
@@ -111,6 +111,7 @@ export class SnapshotReader {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private nextSeq = 1;
   private failure: Error | undefined;
   private readonly exited: Promise<void>;
 
@@ -138,14 +139,14 @@ export class SnapshotReader {
   /** Opens a snapshot on a connection of the thread. */
   async snapshot(): Promise<Snapshot> {
     const id = this.nextId++;
-    await this.send(id, { op: 'begin', id });
+    await this.send({ op: 'begin', id });
     let ended: Promise<void> | undefined;
     return {
       rows: async <Row>(query: CompiledQuery) => {
-        const rows = (await this.send(id, { op: 'query', id, sql: query.sql, parameters: query.parameters })) ?? [];
+        const rows = (await this.send({ op: 'query', id, sql: query.sql, parameters: query.parameters })) ?? [];
         return rows.map(withBuffers) as Row[];
       },
-      end: () => (ended ??= this.failure ? Promise.resolve() : this.send(id, { op: 'end', id }).then(() => undefined)),
+      end: () => (ended ??= this.failure ? Promise.resolve() : this.send({ op: 'end', id }).then(() => undefined)),
     };
   }
 
@@ -159,20 +160,22 @@ export class SnapshotReader {
     await this.exited;
   }
 
-  private send(id: number, message: Record<string, unknown>): Promise<Array<Record<string, unknown>> | undefined> {
+  /** Sends one message; its reply carries the message's own number, so messages of one snapshot may overlap. */
+  private send(message: Record<string, unknown>): Promise<Array<Record<string, unknown>> | undefined> {
     if (this.failure) return Promise.reject(this.failure);
+    const seq = this.nextSeq++;
     return new Promise((resolve, reject) => {
       // Held by the process while it waits: an answer in progress must not be cut by the process ending.
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve: resolve as Pending['resolve'], reject });
-      this.worker.postMessage(message);
+      this.pending.set(seq, { resolve: resolve as Pending['resolve'], reject });
+      this.worker.postMessage({ ...message, seq });
     });
   }
 
   private settle(reply: Reply): void {
-    const waiting = this.pending.get(reply.id);
+    const waiting = this.pending.get(reply.seq);
     if (waiting === undefined) return;
-    this.pending.delete(reply.id);
+    this.pending.delete(reply.seq);
     if (this.pending.size === 0 && this.failure === undefined) this.worker.unref();
     if (reply.error) waiting.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     else waiting.resolve(reply.rows);
