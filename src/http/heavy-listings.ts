@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.js';
+import { otherRequestEnded, otherRequestStarted } from '../lib/giving-way.js';
 import { bearerOf } from './bearer.js';
 import { appendRouteHook, type HookDone } from './hook.js';
 
@@ -24,6 +25,9 @@ export const HEAVY_LISTING_RETRY_SECONDS = 1;
  * does not read its answer keeps holding them: it cannot open more than its share, nor let one
  * workspace's listings take every database connection and the server's memory from the others.
  * The counts are of this process (each instance bounds its own listings).
+ *
+ * It also counts the other requests in flight, which a long listing gives way to between its pieces
+ * (lib/giving-way.ts).
  */
 export const heavyListings = fp(async (app: FastifyInstance) => {
   const { perToken, perWorkspace } = app.config.listingConcurrency;
@@ -57,7 +61,14 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
     done();
   };
 
+  const counted = (_request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+    otherRequestStarted();
+    reply.raw.once('close', otherRequestEnded);
+    done();
+  };
+
   app.addHook('onRoute', (route) => {
     if (route.config?.heavyListing) appendRouteHook(route, 'preHandler', bound);
+    else appendRouteHook(route, 'onRequest', counted);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { sql } from 'kysely';
-import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters } from '../support/src.js';
+import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, othersInFlight } from '../support/src.js';
 import { tracking } from '../support/tracking.js';
 
 /** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
@@ -145,6 +145,44 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     const after = (await as(h, ws, user).get('/api/activities')).body as Record<string, { name: string }>;
     expect(Object.keys(after)).toEqual([...before.slice(0, MANY - 1), added.body.id]);
     expect(after[before[0]].name).toBe('Renamed');
+  }, 120_000);
+
+  /** Until the server counts this many requests in flight besides the listings (a request is counted once its route's hooks run). */
+  async function untilOthersInFlight(count: number): Promise<void> {
+    for (let attempt = 0; othersInFlight() !== count; attempt++) {
+      if (attempt === 500) throw new Error(`others in flight: ${othersInFlight()}, not ${count}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('a long listing gives way to the other requests in flight: each piece after the first waits, and with none in flight none waits', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const count = 5_000;
+    await history(h, ws, user, count);
+    // Every piece read after the first (the first is read again in the snapshot when the answer is long).
+    const later = Math.ceil(count / LIST_PIECE);
+
+    // A request in flight: its headers sent, its body never.
+    const held = net.connect(port, '127.0.0.1', () =>
+      held.write(`POST /api/activities HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`),
+    );
+    held.on('error', () => undefined);
+    open.push(held);
+    await untilOthersInFlight(1);
+    const before = listingCounters.piecesAfterGivingWay;
+    const busy = await as(h, ws, user).get('/api/activities');
+    expect(busy.status).toBe(200);
+    expect(Object.keys(busy.body)).toHaveLength(count);
+    expect(listingCounters.piecesAfterGivingWay - before).toBe(later);
+
+    held.destroy();
+    await untilOthersInFlight(0);
+    const alone = listingCounters.piecesAfterGivingWay;
+    const quiet = await as(h, ws, user).get('/api/activities');
+    expect(quiet.status).toBe(200);
+    expect(quiet.body).toEqual(busy.body);
+    expect(listingCounters.piecesAfterGivingWay - alone).toBe(0);
   }, 120_000);
 }, {}, { onDisk: true });
 

@@ -7,6 +7,7 @@ import { renderedEntry, renderedFieldsOf } from '../../db/rendered-entries.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
+import { giveWay, timed, type PieceTime } from '../../lib/giving-way.js';
 import { lastKeyOf, type ListKey } from './listing.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { Activity } from './schemas.js';
@@ -245,8 +246,11 @@ export function activityListStatement(
  * pieces cost PostgreSQL's client a copy of the growing row per network chunk). */
 export const LIST_PIECE = 2_000;
 
-/** Pieces of GET /activities read from the store since the process started (tests count the pieces a stalled answer reads). */
-export const listingCounters = { piecesRead: 0 };
+/**
+ * Pieces of GET /activities read from the store since the process started, and of those the ones a
+ * long listing read after giving way to other requests (tests count them).
+ */
+export const listingCounters = { piecesRead: 0, piecesAfterGivingWay: 0 };
 
 /** One piece of a listing: its entries joined by commas (bytes from SQLite, text from PostgreSQL) and how many. */
 interface Piece {
@@ -293,8 +297,9 @@ export async function listActivitiesJson(
   const options = { administers: await readerAdministers(db, filter, reader), after: start.after };
   const thread = snapshotReaderOf(db);
   const limit = thread ? ON_EVENT_LOOP : LIST_PIECE;
-  const first = await listPiece(db, dialect, filter, reader, thread ? { ...options, limit } : options);
+  const { value: first, time } = await timed(() => listPiece(db, dialect, filter, reader, thread ? { ...options, limit } : options));
   if (first.n < limit) return first.entries === null ? [] : [first.entries];
+  if (thread || (dialect === 'postgres' && db.isTransaction === false)) await giveWayCounted(time);
   if (thread) return laterPieces(await threadSnapshot(thread, filter, reader, options), start.after);
   if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(await postgresSnapshot(db, filter, reader, options), start.after);
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
@@ -309,6 +314,10 @@ export async function listActivitiesJson(
       after = lastKeyOf(piece.entries);
     }
   });
+}
+
+async function giveWayCounted(last: PieceTime): Promise<void> {
+  if (await giveWay(last)) listingCounters.piecesAfterGivingWay++;
 }
 
 /** A long listing whose pieces after the first are read as the answer is taken (see listActivitiesJson). */
@@ -354,12 +363,15 @@ async function threadSnapshot(
  * until the last piece is read or the answer is abandoned (the stream closes the generator, which
  * ends the snapshot). A client that does not read thus holds one snapshot and about one piece, never
  * the whole answer; the listings at once are bounded per token and per workspace
- * (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts).
+ * (http/heavy-listings.ts) and a stalled answer is closed (http/json-answer.ts). While the process
+ * serves other requests, each piece waits as long as the one before took (giveWay), so that a flood
+ * of long listings does not take the database's time from them.
  */
 async function laterPieces(snapshot: ListingSnapshot, start: ListKey | undefined): Promise<Array<Buffer | string> | LaterPieces> {
   let first: Piece;
+  let firstTime: PieceTime;
   try {
-    first = await snapshot.piece(start);
+    ({ value: first, time: firstTime } = await timed(() => snapshot.piece(start)));
   } catch (error) {
     await snapshot.end(false);
     throw error;
@@ -373,8 +385,11 @@ async function laterPieces(snapshot: ListingSnapshot, start: ListKey | undefined
     let ended = false;
     try {
       let after = lastKeyOf(firstEntries);
+      let last = firstTime;
       for (;;) {
-        const piece = await snapshot.piece(after);
+        await giveWayCounted(last);
+        const { value: piece, time } = await timed(() => snapshot.piece(after));
+        last = time;
         if (piece.entries === null) break;
         yield piece.entries;
         if (piece.n < LIST_PIECE) break;
