@@ -37,6 +37,24 @@ export function snapshotReaderOf(db: Db): SnapshotReader | undefined {
   return reader?.available ? reader : undefined;
 }
 
+const longReadHandles = new WeakMap<Kysely<Database>, Kysely<Database>>();
+
+/**
+ * PostgreSQL: the handle whose connections hold the snapshots of long reads (a long listing, a
+ * detailed export), a pool of their own beside the one every other request uses: however many long
+ * answers their clients leave unread, they hold none of the connections other requests need
+ * (docs/durability.md §7). None on SQLite or inside a transaction.
+ */
+export function longReadsOf(db: Db): Kysely<Database> | undefined {
+  if (db.isTransaction) return undefined;
+  return longReadHandles.get(db as Kysely<Database>);
+}
+
+/** Connections of an instance's PostgreSQL pool for every request but the long reads. */
+const POOL_CONNECTIONS = 10;
+/** Connections for long reads, in a pool of their own; more long reads at once wait for one. */
+export const LONG_READ_CONNECTIONS = 8;
+
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
@@ -210,11 +228,9 @@ function openPostgres(url: string): Store {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`the schema parameter of DATABASE_URL must be a lowercase identifier, got "${schema}"`);
   }
-  const pool = new pg.Pool({
-    connectionString: parsed.toString(),
-    max: 10,
-    options: schema ? `-c search_path=${schema}` : undefined,
-  });
+  const poolOf = (max: number) => new pg.Pool({ connectionString: parsed.toString(), max, options: schema ? `-c search_path=${schema}` : undefined });
+  const pool = poolOf(POOL_CONNECTIONS);
+  const longReadPool = poolOf(LONG_READ_CONNECTIONS);
   let schemaReady: Promise<void> | undefined;
   // Starters opening one fresh schema at once may both try to create it: the loser's duplicate key
   // (or "already exists") means the schema is there, which is all this asks.
@@ -227,14 +243,17 @@ function openPostgres(url: string): Store {
           },
         )
       : Promise.resolve());
-  const db = new RerunningKysely<Database>({
-    dialect: new PostgresDialect({
+  const dialectOver = (of: pg.Pool) =>
+    new PostgresDialect({
       pool: async () => {
         await ensureSchema();
-        return pool;
+        return of;
       },
-    }),
-  });
+    });
+  const db = new RerunningKysely<Database>({ dialect: dialectOver(pool) });
+  // A long read's snapshot streams its answer as it reads: it is never rerun, so no RerunningKysely.
+  const longReads = new Kysely<Database>({ dialect: dialectOver(longReadPool) });
+  longReadHandles.set(db, longReads);
   return {
     db,
     dialect: 'postgres',
@@ -245,6 +264,9 @@ function openPostgres(url: string): Store {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await longReads.destroy();
+      await db.destroy();
+    },
   };
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { sql } from 'kysely';
-import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, othersInFlight } from '../support/src.js';
+import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, LONG_READ_CONNECTIONS, othersInFlight } from '../support/src.js';
 import { tracking } from '../support/tracking.js';
 
 /** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
@@ -17,21 +17,29 @@ const history = (h: Harness, ws: TestWorkspace, user: TestUser, count = MANY, pr
   make.history(h, ws, user, { count, from: '2020-01-01T00:00:00Z', everyMs: 3_600_000, lastingMs: 1_800_000, name: () => NAME, projectId: (i) => (i % 2 === 0 ? projectId : null) });
 
 /**
- * A client that sends GET /activities and then does not read the answer: resolves once the answer's
- * head arrived (the listing runs), leaving the rest unread on the connection.
+ * A client that sends GET /activities and then does not read the answer: `head` resolves once the
+ * answer's head arrived (the listing runs), leaving the rest unread on the connection.
  */
-function stalled(port: number, ws: TestWorkspace, user: TestUser, query = ''): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () =>
-      socket.write(`GET /api/activities${query} HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`),
-    );
+function unread(port: number, ws: TestWorkspace, user: TestUser, query = ''): { socket: net.Socket; head: Promise<void> } {
+  const socket = net.connect(port, '127.0.0.1', () =>
+    socket.write(`GET /api/activities${query} HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`),
+  );
+  socket.on('error', () => undefined);
+  const head = new Promise<void>((resolve, reject) =>
     socket.once('readable', () => {
-      const head = socket.read(12) as Buffer | null;
-      if (head?.toString() !== 'HTTP/1.1 200') return reject(new Error(`not a 200: ${String(head)}`));
-      resolve(socket);
-    });
-    socket.on('error', () => undefined);
-  });
+      const start = socket.read(12) as Buffer | null;
+      if (start?.toString() !== 'HTTP/1.1 200') return reject(new Error(`not a 200: ${String(start)}`));
+      resolve();
+    }),
+  );
+  return { socket, head };
+}
+
+/** An unread listing whose head has arrived. */
+async function stalled(port: number, ws: TestWorkspace, user: TestUser, query = ''): Promise<net.Socket> {
+  const { socket, head } = unread(port, ws, user, query);
+  await head;
+  return socket;
 }
 
 describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")', (h) => {
@@ -226,3 +234,48 @@ describeEachStore('Listing plans at scale (docs/rules.md §6, "Listing activitie
     }
   }, 120_000);
 });
+
+describeEachStore(
+  'Long answers beside every other request (docs/durability.md §7)',
+  (h) => {
+    let port: number;
+    const open: net.Socket[] = [];
+    beforeAll(async () => {
+      await h.app.listen({ port: 0, host: '127.0.0.1' });
+      port = (h.app.server.address() as net.AddressInfo).port;
+    });
+    afterEach(() => {
+      for (const socket of open.splice(0)) socket.destroy();
+    });
+
+    it('long answers whose clients do not read, more of them than the database connections of an instance, hold no other request', async () => {
+      const ws = await h.workspace();
+      const other = await h.workspace();
+      await history(h, ws, ws.admin);
+      // Two listings per token: six administrators, each listing the whole workspace twice, more
+      // listings than an instance has database connections. Those that can run send their heads
+      // (on PostgreSQL as many as the long reads' connections; the others wait for one).
+      const admins = [ws.admin, ...(await Promise.all(Array.from({ length: 5 }, () => h.user(ws, { role: 'Administrator' }))))];
+      const listings = admins.flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]);
+      open.push(...listings.map((listing) => listing.socket));
+      await new Promise<void>((resolve) => {
+        let arrived = 0;
+        for (const listing of listings) void listing.head.then(() => ++arrived === Math.min(listings.length, LONG_READ_CONNECTIONS) && resolve());
+      });
+
+      // Another workspace is served while every one of them is still open and unread.
+      const held = Symbol('held');
+      const within = <T>(answer: Promise<T>) => Promise.race([answer, new Promise<typeof held>((resolve) => setTimeout(() => resolve(held), 10_000))]);
+      const read = await within(as(h, other, other.admin).get('/api/organization'));
+      expect(read).not.toBe(held);
+      expect((read as { status: number }).status).toBe(200);
+      const written = await within(
+        as(h, other, other.admin).post('/api/activities', { name: 'Meanwhile', startedAt: '2026-01-05T09:00:00Z', endedAt: '2026-01-05T10:00:00Z' }),
+      );
+      expect(written).not.toBe(held);
+      expect((written as { status: number }).status).toBe(200);
+    }, 120_000);
+  },
+  { listingConcurrency: { perToken: 2, perWorkspace: 12 } },
+  { onDisk: true },
+);

@@ -10,7 +10,7 @@ export { loadConfig, supportAddress, type Config } from '../../src/config.js';
 
 /* Stores */
 export { BACKSTOP_CHECKPOINT_FRAMES } from '../../src/db/checkpointer.js';
-export { openStore, type Store } from '../../src/db/database.js';
+export { LONG_READ_CONNECTIONS, openStore, type Store } from '../../src/db/database.js';
 export { migrateToLatest } from '../../src/db/migrate.js';
 export { migrations } from '../../src/db/migrations/index.js';
 export { toDbBool } from '../../src/db/values.js';

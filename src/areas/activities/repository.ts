@@ -1,5 +1,5 @@
 import { CompiledQuery, type Selectable, type Updateable } from 'kysely';
-import { dialectOf, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
+import { dialectOf, longReadsOf, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
 import type { SnapshotReader } from '../../db/snapshot-reader.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
@@ -332,9 +332,9 @@ interface ListingSnapshot {
   end(completed: boolean): Promise<void>;
 }
 
-/** PostgreSQL: a REPEATABLE READ transaction on a connection of the pool. */
+/** PostgreSQL: a REPEATABLE READ transaction on a connection of the long reads' pool (longReadsOf). */
 async function postgresSnapshot(db: Db, filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean }): Promise<ListingSnapshot> {
-  const trx = await db.startTransaction().setIsolationLevel('repeatable read').execute();
+  const trx = await (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
   return {
     piece: (after) => listPiece(trx, 'postgres', filter, reader, { ...options, after }),
     end: async (completed) => void (completed ? await trx.commit().execute() : await trx.rollback().execute()),
