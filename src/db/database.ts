@@ -52,7 +52,7 @@ export function longReadsOf(db: Db): Kysely<Database> | undefined {
 
 /** Connections of an instance's PostgreSQL pool for every request but the long reads. */
 const POOL_CONNECTIONS = 10;
-/** Connections for long reads, in a pool of their own; more long reads at once wait for one. */
+/** Connections for PostgreSQL's long reads, in a pool of their own; more long reads at once wait for one. */
 export const LONG_READ_CONNECTIONS = 8;
 
 export interface Store {

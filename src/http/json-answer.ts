@@ -37,12 +37,14 @@ export function jsonObjectOf(pieces: Array<Buffer | string> | LaterPieces): Buff
 export interface LaterPieces {
   first: Buffer | string;
   rest: AsyncIterable<Buffer | string>;
+  /** Lets go of what `rest` holds (its snapshot), whether or not the stream ever read it. */
+  close(): Promise<void>;
 }
 
 /** A Fastify reply, whose `send` takes the answer of its route's response schema. */
 interface TypedReply {
   type(contentType: string): { send(answer: never): unknown };
-  raw: { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown };
+  raw: { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown; readonly closed: boolean; once(event: 'close', listener: () => void): unknown };
 }
 
 /**
@@ -58,7 +60,13 @@ export const STALLED_ANSWER_MS = 30_000;
  */
 export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Array<Buffer | string> | LaterPieces): Reply {
   // The one place that knows this text already is the route's answer: `never` lets it pass as that answer's type.
-  if (!Array.isArray(pieces)) reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
+  if (!Array.isArray(pieces)) {
+    reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
+    // Once the connection has closed (also before the answer is sent), the snapshot is let go.
+    const close = () => void pieces.close().catch(() => undefined);
+    if (reply.raw.closed) close();
+    else reply.raw.once('close', close);
+  }
   reply.type(JSON_TYPE).send(jsonObjectOf(pieces) as never);
   return reply;
 }

@@ -324,6 +324,11 @@ async function giveWayCounted(last: PieceTime): Promise<void> {
 export interface LaterPieces {
   first: Buffer | string;
   rest: AsyncIterable<Buffer | string>;
+  /**
+   * Called once the answer's connection has closed: ends the snapshot if `rest` was never started
+   * (its client gone before the answer was sent), which `rest` itself then never would.
+   */
+  close(): Promise<void>;
 }
 
 /** One snapshot a long listing is read in, piece after piece, until it is ended. */
@@ -381,7 +386,11 @@ async function laterPieces(snapshot: ListingSnapshot, start: ListKey | undefined
     return first.entries === null ? [] : [first.entries];
   }
   const firstEntries = first.entries;
+  let ending: Promise<void> | undefined;
+  const end = (completed: boolean) => (ending ??= snapshot.end(completed));
+  let started = false;
   async function* rest(): AsyncGenerator<Buffer | string> {
+    started = true;
     let ended = false;
     try {
       let after = lastKeyOf(firstEntries);
@@ -396,12 +405,13 @@ async function laterPieces(snapshot: ListingSnapshot, start: ListKey | undefined
         after = lastKeyOf(piece.entries);
       }
       ended = true;
-      await snapshot.end(true);
+      await end(true);
     } finally {
-      if (!ended) await snapshot.end(false);
+      if (!ended) await end(false);
     }
   }
-  return { first: firstEntries, rest: rest() };
+  // Once started, the generator ends the snapshot itself (a closed stream returns it); one never started cannot.
+  return { first: firstEntries, rest: rest(), close: () => (started ? Promise.resolve() : end(false)) };
 }
 
 /**
