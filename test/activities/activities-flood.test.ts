@@ -275,7 +275,32 @@ describeEachStore(
       expect(written).not.toBe(held);
       expect((written as { status: number }).status).toBe(200);
     }, 120_000);
+
+    it('a listing whose client left while it waited for a connection gives the connection back once it has one', async () => {
+      const ws = await h.workspace();
+      await history(h, ws, ws.admin);
+      const admins = [ws.admin, ...(await Promise.all(Array.from({ length: 8 }, () => h.user(ws, { role: 'Administrator' }))))];
+      const headsOf = async (listings: Array<{ head: Promise<void> }>) => {
+        const held = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 20_000));
+        return Promise.race([Promise.all(listings.map((listing) => listing.head)).then(() => 'all'), held]);
+      };
+      // Every connection for long reads taken (on PostgreSQL), by clients that read nothing.
+      const first = admins.slice(0, 4).flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
+      open.push(...first.map((listing) => listing.socket));
+      expect(await headsOf(first)).toBe('all');
+      // One more waits for a connection; its client leaves; then the others' clients leave too.
+      const gone = unread(port, ws, admins[4]);
+      gone.head.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      gone.socket.destroy();
+      for (const listing of first) listing.socket.destroy();
+
+      // Every connection serves new long listings again: none stayed with the listing nobody reads.
+      const again = admins.slice(5).flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
+      open.push(...again.map((listing) => listing.socket));
+      expect(await headsOf(again)).toBe('all');
+    }, 120_000);
   },
-  { listingConcurrency: { perToken: 2, perWorkspace: 12 } },
+  { listingConcurrency: { perToken: 2, perWorkspace: 20 } },
   { onDisk: true },
 );
