@@ -42,16 +42,25 @@ async function stalled(port: number, ws: TestWorkspace, user: TestUser, query = 
   return socket;
 }
 
-describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")', (h) => {
-  let port: number;
+/**
+ * The suite's app listening on a port of its own (`server.port`, once it listens), and the sockets
+ * its tests leave `open`, destroyed after each test.
+ */
+function listening(h: Harness): { server: { port: number }; open: net.Socket[] } {
+  const server = { port: 0 };
   const open: net.Socket[] = [];
   beforeAll(async () => {
     await h.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (h.app.server.address() as net.AddressInfo).port;
+    server.port = (h.app.server.address() as net.AddressInfo).port;
   });
   afterEach(() => {
     for (const socket of open.splice(0)) socket.destroy();
   });
+  return { server, open };
+}
+
+describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")', (h) => {
+  const { server, open } = listening(h);
 
   /** GET /activities until it is no longer 429 (a closed connection gives its places back as the server sees the close). */
   async function listedOnceFreed(ws: TestWorkspace, user: TestUser): Promise<number> {
@@ -73,7 +82,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     await history(h, ws, heavy);
     await history(h, ws, second, MANY / 2);
 
-    open.push(await stalled(port, ws, heavy), await stalled(port, ws, heavy));
+    open.push(await stalled(server.port, ws, heavy), await stalled(server.port, ws, heavy));
     const refused = await as(h, ws, heavy).get('/api/activities?limit=1');
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
@@ -85,7 +94,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     expect((await as(h, ws, third).get('/api/activities')).status).toBe(200);
 
     // Two more of another token of the workspace: the workspace's four places are taken.
-    open.push(await stalled(port, ws, second), await stalled(port, ws, second));
+    open.push(await stalled(server.port, ws, second), await stalled(server.port, ws, second));
     const full = await as(h, ws, third).get('/api/activities');
     expect(full.status).toBe(429);
     expect(full.headers['retry-after']).toBe('1');
@@ -105,7 +114,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     await history(h, ws, user);
     const pieces = Math.ceil(MANY / LIST_PIECE);
     const before = listingCounters.piecesRead;
-    open.push(await stalled(port, ws, user));
+    open.push(await stalled(server.port, ws, user));
     // Until the server stops reading: the sockets' buffers are full and the answer waits for the client.
     let read = -1;
     for (let still = 0; still < 10; ) {
@@ -133,7 +142,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     // The answer's head has arrived (its snapshot is taken); the client then reads nothing until the writes are done.
     const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
       http
-        .get({ port, host: '127.0.0.1', path: '/api/activities', agent: false, headers: { host: ws.host, authorization: `Bearer ${user.token}` } }, (res) => {
+        .get({ port: server.port, host: '127.0.0.1', path: '/api/activities', agent: false, headers: { host: ws.host, authorization: `Bearer ${user.token}` } }, (res) => {
           res.pause();
           resolve(res);
         })
@@ -172,7 +181,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     const later = Math.ceil(count / LIST_PIECE);
 
     // A request in flight: its headers sent, its body never.
-    const held = net.connect(port, '127.0.0.1', () =>
+    const held = net.connect(server.port, '127.0.0.1', () =>
       held.write(`POST /api/activities HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`),
     );
     held.on('error', () => undefined);
@@ -238,15 +247,7 @@ describeEachStore('Listing plans at scale (docs/rules.md §6, "Listing activitie
 describeEachStore(
   'Long answers beside every other request (docs/durability.md §7)',
   (h) => {
-    let port: number;
-    const open: net.Socket[] = [];
-    beforeAll(async () => {
-      await h.app.listen({ port: 0, host: '127.0.0.1' });
-      port = (h.app.server.address() as net.AddressInfo).port;
-    });
-    afterEach(() => {
-      for (const socket of open.splice(0)) socket.destroy();
-    });
+    const { server, open } = listening(h);
 
     it('long answers whose clients do not read, more of them than the database connections of an instance, hold no other request', async () => {
       const ws = await h.workspace();
@@ -256,7 +257,7 @@ describeEachStore(
       // listings than an instance has database connections. Those that can run send their heads
       // (on PostgreSQL as many as the long reads' connections; the others wait for one).
       const admins = [ws.admin, ...(await Promise.all(Array.from({ length: 5 }, () => h.user(ws, { role: 'Administrator' }))))];
-      const listings = admins.flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]);
+      const listings = admins.flatMap((admin) => [unread(server.port, ws, admin), unread(server.port, ws, admin)]);
       open.push(...listings.map((listing) => listing.socket));
       await new Promise<void>((resolve) => {
         let arrived = 0;
@@ -285,18 +286,18 @@ describeEachStore(
         return Promise.race([Promise.all(listings.map((listing) => listing.head)).then(() => 'all'), held]);
       };
       // Every connection for long reads taken (on PostgreSQL), by clients that read nothing.
-      const first = admins.slice(0, 4).flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
+      const first = admins.slice(0, 4).flatMap((admin) => [unread(server.port, ws, admin), unread(server.port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
       open.push(...first.map((listing) => listing.socket));
       expect(await headsOf(first)).toBe('all');
       // One more waits for a connection; its client leaves; then the others' clients leave too.
-      const gone = unread(port, ws, admins[4]);
+      const gone = unread(server.port, ws, admins[4]);
       gone.head.catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 300));
       gone.socket.destroy();
       for (const listing of first) listing.socket.destroy();
 
       // Every connection serves new long listings again: none stayed with the listing nobody reads.
-      const again = admins.slice(5).flatMap((admin) => [unread(port, ws, admin), unread(port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
+      const again = admins.slice(5).flatMap((admin) => [unread(server.port, ws, admin), unread(server.port, ws, admin)]).slice(0, LONG_READ_CONNECTIONS);
       open.push(...again.map((listing) => listing.socket));
       expect(await headsOf(again)).toBe('all');
     }, 120_000);
