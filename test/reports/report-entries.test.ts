@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok } from '../support/harness.js';
+import { entriesPagePlanOf } from '../support/plans.js';
 import { report, world } from './entries-world.js';
 
 /*
@@ -85,6 +86,15 @@ describeEachStore('Detailed report', (h) => {
       (await ok(as(h, w.ws).post('/api/reports/entries?timeZone=UTC', report(['time'], extra)))).entries.map((entry: { name: string }) => entry.name);
     expect(await names({})).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus']);
     expect(await names({ showArchivedProjects: true })).toEqual(['=SUM(A1:A9)', 'a, "quoted"\nline', '+cmd', '@at', '-minus', 'On an archived project']);
+  });
+
+  it('reads a page of entries after a key in the order of the workspace\'s index, never sorting the rest of the period (migration 0014)', async () => {
+    const w = await world(h);
+    // Entries sharing a start: their order is (startedAt, id), which only an index ending with id gives.
+    for (let i = 0; i < 3; i++) await make.activity(h, w.ws, { name: `Same start ${i}`, startedAt: '2026-07-09T09:00:00Z', endedAt: '2026-07-09T10:00:00Z' });
+    const plan = await entriesPagePlanOf(h, w.ws.organizationId, { start: '2026-07-01T00:00:00.000Z', end: '2026-08-01T00:00:00.000Z' }, { startedAt: '2026-07-09T09:00:00.000Z', id: '0' });
+    expect(plan).toContain('activities_organization_started');
+    expect(plan).not.toMatch(/Sort|TEMP B-TREE/);
   });
 
   it('answers in pages: limit entries, a Link to the next page with an opaque cursor, none after the last', async () => {

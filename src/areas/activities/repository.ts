@@ -121,8 +121,8 @@ function fromBound(q: Statement, from: string, scope: BoundScope): string {
  * Which index serves which branch; in each, an equality picks the slice and `from`/`to` bound its
  * started_at range, read in started_at order:
  * - `userId`, and a User's own activities: activities_user_listing (user_id, started_at, id, …);
- * - an administrator's whole workspace: activities_organization_started (organization_id, started_at);
- * - `projectId`: activities_project_started (project_id, started_at);
+ * - an administrator's whole workspace: activities_organization_started (organization_id, started_at, id);
+ * - `projectId`: activities_project_started (project_id, started_at, id);
  * - the activities of the projects a User administers: project_members_user (user_id) finds the
  *   projects, then activities_project_started each one's activities.
  * The workspace is enforced on every branch: directly on activities.organization_id for the whole

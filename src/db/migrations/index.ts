@@ -13,6 +13,7 @@ import * as changeFeed from './0010_change_feed.js';
 import * as webhooks from './0011_webhooks.js';
 import * as webhookPendingHeads from './0012_webhook_pending_heads.js';
 import * as webhookSeqAtCommit from './0013_webhook_seq_at_commit.js';
+import * as activityOrderInIndexes from './0014_activity_order_in_indexes.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -37,4 +38,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0011_webhooks': webhooks,
   '0012_webhook_pending_heads': webhookPendingHeads,
   '0013_webhook_seq_at_commit': webhookSeqAtCommit,
+  '0014_activity_order_in_indexes': activityOrderInIndexes,
 };

@@ -361,6 +361,26 @@ export interface EntryKey {
 }
 
 /**
+ * The statement of one page of a run's entries, after a key, in (startedAt, id) order: the order of
+ * the workspace's index (migration 0014), so a page is read in order and ends at its limit.
+ */
+export function entriesPageStatement(
+  dialect: Dialect,
+  spec: SelectionSpec,
+  archived: ArchivedSets,
+  page: { after?: EntryKey; limit: number },
+): RawBuilder<EntryRow> {
+  const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
+  const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
+  return sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
+      ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
+    from activities a
+    where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec, archived)}${after}
+    order by a.started_at, a.id
+    limit ${sql.lit(page.limit)}`;
+}
+
+/**
  * The report's entries in (startedAt, id) order, a page at a time: the very selection the summary
  * counts (same visibility, filters, archived rules and rounding), each with its rates in force.
  * The statement reads the index range of the entries alone: the archived sets are read once for the
@@ -372,16 +392,8 @@ export async function reportEntriesPage(
   spec: SelectionSpec,
   page: { after?: EntryKey; limit: number; lookups?: EntryLookups },
 ): Promise<ReportEntry[]> {
-  const dialect = dialectOf(db);
   const lookups = page.lookups ?? (await entryLookups(db, spec));
-  const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
-  const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
-  const { rows } = await sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
-      ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
-    from activities a
-    where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec, lookups.archived)}${after}
-    order by a.started_at, a.id
-    limit ${sql.lit(page.limit)}`.execute(db);
+  const { rows } = await entriesPageStatement(dialectOf(db), spec, lookups.archived, page).execute(db);
   if (rows.length === 0) return [];
   await lookUp(db, lookups, rows);
   return rows.map((row) => {
@@ -424,7 +436,7 @@ export interface EntryLookups {
 }
 
 /** The workspace's archived projects, users and memberships (project, user) that a run leaves out (empty when it shows them). */
-interface ArchivedSets {
+export interface ArchivedSets {
   projects: string[];
   users: string[];
   memberships: Array<[string, string]>;
