@@ -3,7 +3,7 @@ import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FailureKeys, SignInFailures } from '../areas/access/index.js';
@@ -40,7 +40,9 @@ const REDIS_CONNECT_WAIT_MS = 1_000;
  * second for the first connection, so that the first requests are counted.
  */
 async function connectCounters(app: FastifyInstance, url: string): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Loaded only with REDIS_URL: a single instance counts in its own memory.
+  const { Redis: RedisClient } = await import('ioredis');
+  const redis = new RedisClient(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis does not answer: requests are served without rate-limit counts'));
   app.addHook('onClose', async () => {
     if (redis.status === 'ready') await redis.quit();

@@ -1,7 +1,10 @@
-import * as client from 'openid-client';
+import type { Configuration } from 'openid-client';
 import type { OidcConfig } from '../../config.js';
 
-const configurations = new WeakMap<OidcConfig, Promise<client.Configuration>>();
+const configurations = new WeakMap<OidcConfig, Promise<Configuration>>();
+
+/** openid-client, loaded on the first single sign-on: a deployment without OIDC_ISSUER never holds it. */
+export const openidClient = () => import('openid-client');
 
 /**
  * The provider's configuration, discovered once per deployment (its metadata and keys are fetched by
@@ -9,14 +12,16 @@ const configurations = new WeakMap<OidcConfig, Promise<client.Configuration>>();
  * reached over plain http (a local one, as in the tests) is allowed only because the operator
  * configured it so.
  */
-export function providerOf(oidc: OidcConfig): Promise<client.Configuration> {
+export function providerOf(oidc: OidcConfig): Promise<Configuration> {
   let found = configurations.get(oidc);
   if (!found) {
     const issuer = new URL(oidc.issuer);
-    found = client.discovery(issuer, oidc.clientId, oidc.clientSecret, undefined, {
-      ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
-      timeout: 10,
-    });
+    found = openidClient().then((client) =>
+      client.discovery(issuer, oidc.clientId, oidc.clientSecret, undefined, {
+        ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
+        timeout: 10,
+      }),
+    );
     found.catch(() => configurations.delete(oidc));
     configurations.set(oidc, found);
   }

@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type { Configuration } from 'openid-client';
 import { workspaceUrl, type Config, type OidcConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Workspace } from '../../domain/actor.js';
@@ -8,7 +8,7 @@ import { addMinutes, nowIso } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
 import { createUser, findUserIdByEmail } from '../users/index.js';
 import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } from './complete-sign-in.js';
-import { providerOf } from './oidc-client.js';
+import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
 import { findOrCreateAccount } from './repository.js';
 import { sealerFor } from '../../lib/sealing.js';
@@ -29,7 +29,7 @@ const notConfigured = () => notFound('single sign-on provider: OIDC_ISSUER is no
 const refused = (detail: string) => unauthorized(`Single sign-on failed: ${detail}. Start again.`);
 const redirectUriOf = (config: Config) => `${config.publicUrl}${OIDC_CALLBACK_PATH}`;
 
-async function provider(oidc: OidcConfig): Promise<client.Configuration> {
+async function provider(oidc: OidcConfig): Promise<Configuration> {
   try {
     return await providerOf(oidc);
   } catch {
@@ -45,6 +45,7 @@ async function provider(oidc: OidcConfig): Promise<client.Configuration> {
 export async function startOidc(db: Db, config: Config, workspace: Workspace): Promise<string> {
   if (!config.oidc) throw notConfigured();
   const configuration = await provider(config.oidc);
+  const client = await openidClient();
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -99,6 +100,7 @@ export async function finishOidc(
   const verifier = sealerFor(config).open(VERIFIER_PURPOSE, attempt.sealedVerifier);
   if (verifier === undefined) throw refused('the attempt cannot be read back');
   const configuration = await provider(config.oidc);
+  const client = await openidClient();
   let claims: Record<string, unknown> | undefined;
   try {
     const tokens = await client.authorizationCodeGrant(configuration, new URL(`${redirectUriOf(config)}?${rawQuery}`), {

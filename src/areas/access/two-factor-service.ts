@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { Config } from '../../config.js';
 import type { Db, Trx } from '../../db/database.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
@@ -74,6 +73,8 @@ export async function enrolTwoFactor(db: Db, config: Config, actor: Actor): Prom
   const stored = await db.transaction().execute((trx) => storePendingSecret(trx, actor.accountId, sealed, nowIso()));
   if (!stored) throw conflict('Two-factor authentication is already on for this account: disable it before enrolling again.');
   const uri = totpUri(secret, new URL(config.publicUrl).hostname, actor.email);
+  // qrcode is loaded with the first enrolment: most requests never draw a code.
+  const { default: QRCode } = await import('qrcode');
   return { secret, uri, qrSvg: await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { claimMessage, dueMessageIds, expireMessages, markFailed, markSent, takeUnreportedMessages } from './repository.js';
 
@@ -32,14 +32,16 @@ export interface DeliveryOptions {
 
 const transporters = new WeakMap<Config, Transporter>();
 
-function transporterFor(config: Config): Transporter {
+/** nodemailer is loaded with the first transporter: a deployment without SMTP_URL never holds it. */
+async function transporterFor(config: Config): Promise<Transporter> {
   let transporter = transporters.get(config);
   if (!transporter) {
+    const { default: nodemailer } = await import('nodemailer');
     const url = new URL(config.smtpUrl!);
     for (const [key, value] of Object.entries(SMTP_TIMEOUTS)) {
       if (!url.searchParams.has(key)) url.searchParams.set(key, value);
     }
-    transporter = nodemailer.createTransport(url.toString(), { from: config.mailFrom });
+    transporter = transporters.get(config) ?? nodemailer.createTransport(url.toString(), { from: config.mailFrom });
     transporters.set(config, transporter);
   }
   return transporter;
@@ -73,7 +75,7 @@ export async function deliverPending(app: FastifyInstance, options: DeliveryOpti
     return result;
   }
   const now = at.toISOString();
-  const transporter = transporterFor(app.config);
+  const transporter = await transporterFor(app.config);
   for (const id of await dueMessageIds(app.db, now, MAX_ATTEMPTS, BATCH)) {
     const message = await claimMessage(app.db, id, now, new Date(at.getTime() + CLAIM_MS).toISOString());
     if (!message) continue;
