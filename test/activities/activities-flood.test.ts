@@ -1,10 +1,11 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { sql } from 'kysely';
-import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, LONG_READ_CONNECTIONS, othersInFlight } from '../support/src.js';
+import { activityListStatement, type ActivityFilter, type ActivityReader, LIST_PIECE, listingCounters, LONG_READ_CONNECTIONS } from '../support/src.js';
+import { heldRequest, listening, untilOthersInFlight } from '../support/listening.js';
 import { tracking } from '../support/tracking.js';
 
 /** Activities enough for an answer far longer than what the sockets between server and client buffer (about 20 MB). */
@@ -40,23 +41,6 @@ async function stalled(port: number, ws: TestWorkspace, user: TestUser, query = 
   const { socket, head } = unread(port, ws, user, query);
   await head;
   return socket;
-}
-
-/**
- * The suite's app listening on a port of its own (`server.port`, once it listens), and the sockets
- * its tests leave `open`, destroyed after each test.
- */
-function listening(h: Harness): { server: { port: number }; open: net.Socket[] } {
-  const server = { port: 0 };
-  const open: net.Socket[] = [];
-  beforeAll(async () => {
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
-    server.port = (h.app.server.address() as net.AddressInfo).port;
-  });
-  afterEach(() => {
-    for (const socket of open.splice(0)) socket.destroy();
-  });
-  return { server, open };
 }
 
 describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")', (h) => {
@@ -164,14 +148,6 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     expect(after[before[0]].name).toBe('Renamed');
   }, 120_000);
 
-  /** Until the server counts this many requests in flight besides the listings (a request is counted once its route's hooks run). */
-  async function untilOthersInFlight(count: number): Promise<void> {
-    for (let attempt = 0; othersInFlight() !== count; attempt++) {
-      if (attempt === 500) throw new Error(`others in flight: ${othersInFlight()}, not ${count}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
   it('a long listing gives way to the other requests in flight: each piece after the first waits, and with none in flight none waits', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);
@@ -181,10 +157,7 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     const later = Math.ceil(count / LIST_PIECE);
 
     // A request in flight: its headers sent, its body never.
-    const held = net.connect(server.port, '127.0.0.1', () =>
-      held.write(`POST /api/activities HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n`),
-    );
-    held.on('error', () => undefined);
+    const held = heldRequest(server.port, ws, user.token);
     open.push(held);
     await untilOthersInFlight(1);
     const before = listingCounters.piecesAfterGivingWay;

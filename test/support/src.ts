@@ -43,12 +43,12 @@ export { entriesPageStatement, type SelectionSpec } from '../../src/areas/report
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
-export { pruneChanges } from '../../src/areas/changes/index.js';
+export { pruneChanges, recordChange, type ChangeType } from '../../src/areas/changes/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
-export { deliverWebhooks, enqueueWebhookDeliveries, pruneDeliveries, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver, type WebhookEvent } from '../../src/areas/webhooks/index.js';
+export { deliverWebhooks, pruneDeliveries, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver } from '../../src/areas/webhooks/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

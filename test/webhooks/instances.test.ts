@@ -46,14 +46,15 @@ for (const store of eachStore) {
         request(server.port, method, `/api${path}`, headers, body === undefined ? undefined : JSON.stringify(body));
     }
 
-    it.runIf(postgres)('three instances deliver every event exactly once, in order per webhook', async () => {
+      it.runIf(postgres)('three instances deliver every event exactly once, in order per webhook: pings, and changes written through all three', async () => {
       const databaseUrl = sharedDatabaseUrl(store);
       const call = await workspace(databaseUrl);
       servers.push(await startServer({ DATABASE_URL: databaseUrl, ...WORKER }, SLOW_START));
       servers.push(...(await Promise.all([1, 2].map(() => startServer({ DATABASE_URL: databaseUrl, ...WORKER }, SLOW_START)))));
       receiver.received.length = 0;
       const sent: Record<string, string[]> = {};
-      for (const path of ['/a', '/b', '/c']) {
+      const paths = ['/a', '/b', '/c'];
+      for (const path of paths) {
         const created = await call(servers[0], 'POST', '/webhooks', { url: receiver.url(path), events: ['*'] });
         expect(created.status).toBe(200);
         const [ping] = (await call(servers[0], 'GET', `/webhooks/${created.body.id}/deliveries`)).body;
@@ -64,13 +65,27 @@ for (const store of eachStore) {
           sent[path].push(queued.body.eventId);
         }
       }
-      await until(() => receiver.received.length >= 63, 'all 63 deliveries');
+      // 30 changes, ten at a time across the instances, while their workers queue and deliver.
+      for (let batch = 0; batch < 3; batch++) {
+        const written = await Promise.all(
+          Array.from({ length: 10 }, (_, n) =>
+            call(servers[n % 3], 'POST', '/activities', { name: `Change ${batch}-${n}`, startedAt: '2026-03-02T09:00:00Z', endedAt: '2026-03-02T10:00:00Z' }),
+          ),
+        );
+        for (const res of written) expect(res.status).toBe(200);
+      }
+      const expected = 3 * (21 + 30);
+      await until(() => receiver.received.length >= expected, `all ${expected} deliveries`);
       await new Promise((resolve) => setTimeout(resolve, 500)); // a duplicate would show up by now
-      const ids = receiver.received.map((r) => r.eventId);
-      expect(ids).toHaveLength(63);
-      expect(new Set(ids).size).toBe(63);
-      for (const path of ['/a', '/b', '/c']) {
-        expect(receiver.received.filter((r) => r.path === path).map((r) => r.eventId)).toEqual(sent[path]);
+      expect(receiver.received).toHaveLength(expected);
+      const feed = (await call(servers[1], 'GET', '/changes?limit=1000')).body.events;
+      const changes = feed.filter((event: { type: string }) => event.type === 'activity.created').map((event: { id: string }) => event.id);
+      expect(changes).toHaveLength(30);
+      for (const path of paths) {
+        const got = receiver.received.filter((r) => r.path === path);
+        expect(new Set(got.map((r) => r.eventId)).size).toBe(51);
+        expect(got.filter((r) => r.headers['timetrack-event-type'] === 'ping').map((r) => r.eventId)).toEqual(sent[path]);
+        expect(got.filter((r) => r.headers['timetrack-event-type'] === 'activity.created').map((r) => r.eventId)).toEqual(changes);
       }
       for (const server of servers.splice(0)) server.child.kill('SIGKILL');
     }, 120_000);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { deliverWebhooks as deliverNow, enqueueWebhookDeliveries, pruneDeliveries, listMessages, loadConfig, newId, verifyWebhookSignature } from '../support/src.js';
+import { deliverWebhooks as deliverNow, pruneDeliveries, listMessages, loadConfig, newId, recordChange, verifyWebhookSignature, type ChangeType } from '../support/src.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /** Tests deliver to a receiver on this machine: loopback and http:// allowed, and a short timeout. */
@@ -29,11 +29,12 @@ const deliverWebhooks = (h: Harness, options: { now?: Date } = {}) => deliverNow
 /** Deliveries of the webhook, newest first. */
 const deliveriesOf = (h: Harness, ws: TestWorkspace, id: string) => ok(as(h, ws).get(`/api/webhooks/${id}/deliveries`));
 
-/** Writes one event through the outbox, as the change feed does in the transaction of a change. */
-async function emit(h: Harness, ws: TestWorkspace, type: string, data: unknown = { id: newId() }) {
-  const event = { id: newId(), organizationId: ws.organizationId, type, createdAt: new Date().toISOString(), actorId: ws.admin.userId, data };
-  await h.app.db.transaction().execute((trx) => enqueueWebhookDeliveries(trx, event));
-  return event;
+/** A change of this type recorded in the workspace's change feed, as an area records it in the transaction of a change. */
+const change = (ws: TestWorkspace, type: string, data: object = { id: newId() }) => ({ organizationId: ws.organizationId, type: type as ChangeType, actorId: ws.admin.userId, data });
+
+/** Records one event in the change feed, which the webhooks follow. */
+async function emit(h: Harness, ws: TestWorkspace, type: string, data?: object) {
+  return h.app.db.transaction().execute((trx) => recordChange(trx, change(ws, type, data)));
 }
 
 /** Delivers everything due at `now`, one pass after another, until a pass finds nothing. */
@@ -394,10 +395,7 @@ describeEachStore(
       await createHook(h, ws, { url: receiver.url('/commit-order') });
       await drain(h); // the ping
       receiver.received.length = 0;
-      const event = (type: string) => ({ id: newId(), organizationId: ws.organizationId, type, createdAt: new Date().toISOString(), actorId: ws.admin.userId, data: { id: newId() } });
-      const early = event('activity.created');
-      const late = event('activity.updated');
-      const committed: string[] = [];
+      const committed: Array<{ id: string; type: string }> = [];
       let enqueued!: () => void;
       let release!: () => void;
       const written = new Promise<void>((resolve) => (enqueued = resolve));
@@ -405,23 +403,25 @@ describeEachStore(
       const first = h.app.db
         .transaction()
         .execute(async (trx) => {
-          await enqueueWebhookDeliveries(trx, early);
+          const event = await recordChange(trx, change(ws, 'activity.created'));
           enqueued();
           await held;
+          return event;
         })
-        .then(() => committed.push(early.id));
+        .then((event) => committed.push(event));
       await written;
       const second = h.app.db
         .transaction()
-        .execute((trx) => enqueueWebhookDeliveries(trx, late))
-        .then(() => committed.push(late.id));
+        .execute((trx) => recordChange(trx, change(ws, 'activity.updated')))
+        .then((event) => committed.push(event));
       // PostgreSQL commits the second write while the first is open; SQLite has one writer, so the second waits.
       await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 500))]);
       release();
       await Promise.all([first, second]);
-      if (h.store === 'postgres') expect(committed).toEqual([late.id, early.id]);
+      // The write that began first committed last on PostgreSQL.
+      if (h.store === 'postgres') expect(committed.map((event) => event.type)).toEqual(['activity.updated', 'activity.created']);
       await drain(h);
-      expect(receiver.received.map((r) => r.eventId)).toEqual(committed);
+      expect(receiver.received.map((r) => r.eventId)).toEqual(committed.map((event) => event.id));
     });
 
     it('finished deliveries are kept 30 days after they finish, then pruned; pending ones stay', async () => {
@@ -456,6 +456,33 @@ describeEachStore(
       expect(feed.events.map((e: any) => e.id)).toContain(envelope.id);
     });
 
+    it('a webhook takes the changes committed after its creation, and after it is enabled again, never those made while it was off', async () => {
+      fresh();
+      const ws = await h.workspace();
+      const before = await emit(h, ws, 'project.created');
+      const hook = await createHook(h, ws, { url: receiver.url('/follows') });
+      const taken = await emit(h, ws, 'project.updated');
+      await drain(h);
+      expect(receiver.received.map((r) => r.headers['timetrack-event-type'])).toEqual(['ping', 'project.updated']);
+      expect(receiver.received.map((r) => r.eventId)).not.toContain(before.id);
+      expect(receiver.received[1].eventId).toBe(taken.id);
+      receiver.received.length = 0;
+      await ok(as(h, ws).put(`/api/webhooks/${hook.id}`, { enabled: false }));
+      await emit(h, ws, 'project.archived');
+      await drain(h);
+      expect(receiver.received).toEqual([]);
+      await ok(as(h, ws).put(`/api/webhooks/${hook.id}`, { enabled: true }));
+      const after = await emit(h, ws, 'project.deleted');
+      await drain(h);
+      expect(receiver.received.map((r) => r.eventId)).toEqual([after.id]);
+      // A change of its settings that leaves it enabled keeps its place in the feed.
+      receiver.received.length = 0;
+      const meanwhile = await emit(h, ws, 'project.created');
+      await ok(as(h, ws).put(`/api/webhooks/${hook.id}`, { enabled: true, description: 'still on' }));
+      await drain(h);
+      expect(receiver.received.map((r) => r.eventId)).toEqual([meanwhile.id]);
+    });
+
     it('an event type the change feed does not have is 422 at its index', async () => {
       const ws = await h.workspace();
       const res = await as(h, ws).post('/api/webhooks', { url: 'https://hooks.example.com/x', events: ['activity.created', 'activity.exploded'] });
@@ -469,10 +496,9 @@ describeEachStore(
       await createHook(h, ws, { url: receiver.url() });
       await drain(h);
       receiver.received.length = 0;
-      const event = { id: newId(), organizationId: ws.organizationId, type: 'activity.created', createdAt: new Date().toISOString(), actorId: null, data: {} };
       await expect(
         h.app.db.transaction().execute(async (trx) => {
-          await enqueueWebhookDeliveries(trx, event);
+          await recordChange(trx, change(ws, 'activity.created'));
           throw new Error('the change failed');
         }),
       ).rejects.toThrow('the change failed');

@@ -5,7 +5,8 @@ import { changeRoutes } from './routes.js';
 import { ChangeEvent } from './schemas.js';
 
 export { recordChange, type ChangeEvent, type NewChange } from './service.js';
-export { pruneChanges } from './service.js';
+export { changesBetween, pruneChanges } from './service.js';
+export { headPosition as feedEnd, type StoredChange } from './repository.js';
 export { CHANGE_TYPES, type ChangeType } from './rules.js';
 
 /** The change feed's route, and the pruning of expired events for as long as the app is up. */

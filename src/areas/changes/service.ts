@@ -4,7 +4,6 @@ import { gone, invalid } from '../../domain/errors.js';
 import { readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { enqueueWebhookDeliveries } from '../webhooks/index.js';
 import {
   expiredThrough,
   headPosition,
@@ -75,8 +74,6 @@ export async function recordChange(trx: Trx, change: NewChange): Promise<ChangeE
     data: JSON.stringify(data),
     createdAt: event.createdAt,
   });
-  // The webhooks' outbox, in the same transaction: a delivery exists exactly when its event does.
-  await enqueueWebhookDeliveries(trx, { organizationId: change.organizationId, ...event });
   return event;
 }
 
@@ -121,6 +118,14 @@ export async function listChanges(db: Db, actor: Actor, query: { after?: number;
   const hasMore = found.length > query.limit;
   const events = hasMore ? found.slice(0, query.limit) : found;
   return { events, cursor: cursorOf(hasMore ? events[events.length - 1].position : head), hasMore };
+}
+
+/**
+ * Every event of the workspace after one position and at or before another (the feed's end, read
+ * before: every event up to it is committed), in commit order: the webhooks' queue follows the feed.
+ */
+export async function changesBetween(db: Db, organizationId: string, range: { after: number; through: number; limit: number }): Promise<StoredChange[]> {
+  return readChanges(db, organizationId, { all: true }, range);
 }
 
 /** Deletes the events older than the retention, workspace by workspace; the number deleted. */

@@ -13,6 +13,8 @@ import {
   releaseDeliveries,
   type ClaimedDelivery,
 } from './repository.js';
+import { timed, wayToGive } from '../../lib/giving-way.js';
+import { queueFeedEvents } from './queue.js';
 import { DELIVERIES_PER_RUN, DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
 import { runConnection, sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
 import { signingSecrets } from './service.js';
@@ -33,9 +35,10 @@ export interface WebhookPassResult {
 }
 
 /**
- * One pass: claims the due deliveries of up to WEBHOOK_CONCURRENCY webhooks (each webhook's first
- * unfinished one and up to DELIVERIES_PER_RUN - 1 after it), delivers the webhooks' runs at once,
- * each run one delivery after another, and records each run's outcomes in one transaction.
+ * One pass: queues the deliveries of the events committed since the last pass (queue.ts), then
+ * claims the due deliveries of up to WEBHOOK_CONCURRENCY webhooks (each webhook's first unfinished
+ * one and up to DELIVERIES_PER_RUN - 1 after it), delivers the webhooks' runs at once, each run one
+ * delivery after another, and records each run's outcomes in one transaction.
  * The worker runs it every WEBHOOK_WORKER_INTERVAL_MS; tests call it to deliver now.
  */
 export async function deliverWebhooks(app: FastifyInstance, options: WebhookPassOptions = {}): Promise<WebhookPassResult> {
@@ -43,6 +46,7 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
+  await queueFeedEvents(app.db, now.toISOString());
   const runs = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);
   const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
   const clock = options.now ? () => options.now! : () => new Date();
@@ -180,37 +184,56 @@ export async function pruneDeliveries(app: FastifyInstance, now = new Date()): P
 }
 
 /**
- * Runs deliverWebhooks every WEBHOOK_WORKER_INTERVAL_MS (and again at once while a pass found
- * work) until stopped; stopping waits for a pass in progress.
+ * The share of the instance's time the worker takes while it serves requests: deliveries are
+ * background work, and a write load that keeps the instance busy is not slowed by more than this
+ * (docs/webhooks.md "Under load").
+ */
+export const DELIVERY_SHARE_WHEN_BUSY = 0.1;
+
+/** What the worker did, for tests: passes after which it gave way to requests before the next. */
+export const workerCounters = { passesBeforeGivingWay: 0 };
+
+/**
+ * Runs deliverWebhooks every WEBHOOK_WORKER_INTERVAL_MS, and again as soon as a pass found work:
+ * at once while the instance serves no request, else after giving way to them (wayToGive). Stopping
+ * waits for a pass in progress.
  */
 export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
   let stopped = false;
   let prunedAt = 0;
+  let next: NodeJS.Timeout | undefined;
   const pass = async () => {
     if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
       prunedAt = Date.now();
       await pruneDeliveries(app);
     }
-    return deliverWebhooks(app);
+    return timed(() => deliverWebhooks(app));
   };
   const tick = () => {
+    next = undefined;
     if (running || stopped) return;
     running = pass()
-      .then((result) => {
-        if (result.succeeded + result.failed > 0) setImmediate(tick);
+      .then(({ value: result, time }) => {
+        if (result.succeeded + result.failed === 0 || stopped) return;
+        const wait = wayToGive(time, DELIVERY_SHARE_WHEN_BUSY);
+        if (wait === 0) return void setImmediate(tick);
+        workerCounters.passesBeforeGivingWay++;
+        next = setTimeout(tick, wait);
       })
       .catch((error: unknown) => app.log.error({ err: error }, 'webhook delivery pass failed'))
       .finally(() => {
         running = null;
       });
   };
-  const timer = setInterval(tick, app.config.webhooks.workerIntervalMs);
+  // The interval's tick waits out a pass's giving way too.
+  const timer = setInterval(() => next === undefined && tick(), app.config.webhooks.workerIntervalMs);
   timer.unref();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(next);
       await running;
     },
   };

@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, type Db, type Trx } from '../../db/database.js';
+import { fixedStatement } from '../../db/fixed-statement.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/webhooks.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
@@ -29,7 +30,13 @@ export async function findWebhookRow(db: Db, organizationId: string, id: string)
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
 }
 
-export async function insertWebhook(trx: Trx, organizationId: string, values: WebhookValues, secretSealed: string, now: string): Promise<WebhookRow> {
+export async function insertWebhook(
+  trx: Trx,
+  organizationId: string,
+  values: WebhookValues,
+  secret: { sealed: string; feedPosition: number },
+  now: string,
+): Promise<WebhookRow> {
   const enabled = toDbBool(values.enabled);
   const row = {
     id: newId(),
@@ -38,11 +45,12 @@ export async function insertWebhook(trx: Trx, organizationId: string, values: We
     events: JSON.stringify(values.events),
     enabled,
     description: values.description,
-    secret_sealed: secretSealed,
+    secret_sealed: secret.sealed,
     previous_secret_sealed: null,
     previous_secret_expires_at: null,
     disabled_reason: null,
     next_seq: 0,
+    feed_position: secret.feedPosition,
     created_at: now,
     updated_at: now,
   };
@@ -55,6 +63,8 @@ export interface WebhookChanges extends Partial<WebhookValues> {
   secretSealed?: string;
   previousSecretSealed?: string | null;
   previousSecretExpiresAt?: string | null;
+  /** Where the webhook takes up the feed (set when it is enabled again: the events while it was off are not its). */
+  feedPosition?: number;
 }
 
 /** Applies the changes; false when the workspace has no such webhook. */
@@ -68,6 +78,7 @@ export async function updateWebhook(db: Db, organizationId: string, id: string, 
   if (changes.secretSealed !== undefined) set.secret_sealed = changes.secretSealed;
   if (changes.previousSecretSealed !== undefined) set.previous_secret_sealed = changes.previousSecretSealed;
   if (changes.previousSecretExpiresAt !== undefined) set.previous_secret_expires_at = changes.previousSecretExpiresAt;
+  if (changes.feedPosition !== undefined) set.feed_position = changes.feedPosition;
   const result = await db.updateTable('webhooks').set(set).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -92,22 +103,72 @@ export function toWebhook(row: WebhookRow): Webhook {
   return webhook;
 }
 
-/* The delivery outbox */
+/* The deliveries: the queue (queue.ts) writes them, the worker (delivery.ts) claims and records them */
 
-/** The enabled webhooks of a workspace with the event types they take (few per workspace: filtered by the caller). */
-export async function enabledWebhooks(trx: Trx, organizationId: string): Promise<Array<{ id: string; events: string }>> {
-  return trx
-    .selectFrom('webhooks')
-    .select(['id', 'events'])
-    .where('organization_id', '=', organizationId)
-    .where('enabled', '=', toDbBool(true))
-    .orderBy('id')
+/*
+ * The queue: the worker moves each enabled webhook along its workspace's change feed, queueing a
+ * delivery for each event it takes (docs/webhooks.md "The queue").
+ */
+
+/** An enabled webhook whose workspace's feed has events after its position. */
+export interface WebhookBehind {
+  id: string;
+  organizationId: string;
+  domain: string;
+  events: string;
+  feedPosition: number;
+  feedEnd: number;
+}
+
+/** Enabled webhooks behind their workspace's feed (few: a workspace has a handful of webhooks), oldest position first. */
+export async function webhooksBehind(db: Db, limit: number): Promise<WebhookBehind[]> {
+  const rows = await db
+    .selectFrom('webhooks as w')
+    .innerJoin('change_feeds as f', 'f.organization_id', 'w.organization_id')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'w.organization_id', 'o.domain', 'w.events', 'w.feed_position', 'f.position'])
+    .where('w.enabled', '=', toDbBool(true))
+    .whereRef('w.feed_position', '<', 'f.position')
+    .orderBy('w.feed_position')
+    .limit(limit)
     .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    organizationId: row.organization_id,
+    domain: row.domain,
+    events: row.events,
+    feedPosition: Number(row.feed_position),
+    feedEnd: Number(row.position),
+  }));
+}
+
+/**
+ * Moves the webhook's position from `from` to `to`; false when it is no longer at `from` (another
+ * instance queued these events first, or the webhook was disabled, re-enabled or deleted meanwhile).
+ * The update holds the webhook's row to the end of the transaction, so two instances never queue the
+ * same events.
+ */
+export async function moveFeedPosition(trx: Trx, webhookId: string, from: number, to: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhooks')
+    .set({ feed_position: to })
+    .where('id', '=', webhookId)
+    .where('feed_position', '=', from)
+    .where('enabled', '=', toDbBool(true))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function workspaceOf(db: Db, organizationId: string): Promise<{ id: string; domain: string }> {
   return db.selectFrom('organizations').select(['id', 'domain']).where('id', '=', organizationId).executeTakeFirstOrThrow();
 }
+
+/* Written for every event a webhook takes: fixed texts (db/fixed-statement.ts), run straight on SQLite's connection. */
+const TAKE_SEQ = fixedStatement<{ next_seq: number }>('update webhooks set next_seq = next_seq + 1 where id = ? returning next_seq');
+const INSERT_DELIVERY = fixedStatement(
+  'insert into webhook_deliveries (id, organization_id, webhook_id, seq, event_id, event_type, body, status, attempts, first_attempt_at, ' +
+    "next_attempt_at, locked_until, claim, finished_at, created_at) values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, null, ?, null, null, null, ?)",
+);
 
 /**
  * The webhook's next delivery number, on SQLite. The update holds the webhook's row until the
@@ -115,12 +176,8 @@ export async function workspaceOf(db: Db, organizationId: string): Promise<{ id:
  * overtakes one committed before it. PostgreSQL gives the number at COMMIT instead (migration 0013).
  */
 async function takeSeq(trx: Trx, webhookId: string): Promise<number> {
-  const row = await trx
-    .updateTable('webhooks')
-    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
-    .where('id', '=', webhookId)
-    .returning('next_seq')
-    .executeTakeFirstOrThrow();
+  const [row] = await TAKE_SEQ(trx, [webhookId]);
+  if (row === undefined) throw new Error(`no webhook ${webhookId}`);
   return Number(row.next_seq);
 }
 
@@ -135,26 +192,9 @@ export interface NewDelivery {
 
 export async function insertDelivery(trx: Trx, delivery: NewDelivery): Promise<string> {
   const id = newId();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values({
-      id,
-      organization_id: delivery.organizationId,
-      webhook_id: delivery.webhookId,
-      seq: dialectOf(trx) === 'postgres' ? null : await takeSeq(trx, delivery.webhookId),
-      event_id: delivery.eventId,
-      event_type: delivery.eventType,
-      body: delivery.body,
-      status: 'pending',
-      attempts: 0,
-      first_attempt_at: null,
-      next_attempt_at: delivery.now,
-      locked_until: null,
-      claim: null,
-      finished_at: null,
-      created_at: delivery.now,
-    })
-    .execute();
+  const seq = dialectOf(trx) === 'postgres' ? null : await takeSeq(trx, delivery.webhookId);
+  const { organizationId, webhookId, eventId, eventType, body, now } = delivery;
+  await INSERT_DELIVERY(trx, [id, organizationId, webhookId, seq, eventId, eventType, body, now, now]);
   return id;
 }
 

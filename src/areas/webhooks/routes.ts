@@ -45,7 +45,9 @@ const URL_RULES =
   'inner address.';
 const EVENTS_RULE =
   '`events` lists event types of the change feed (`activity.created`, `timer.started`, `revenue_rate.updated`, …; docs/rules.md §6 Change feed) ' +
-  'or is `["*"]` for every type: any other type is 422 "must be `*` or an event type of the change feed".';
+  'or is `["*"]` for every type: any other type is 422 "must be `*` or an event type of the change feed". ' +
+  'A webhook takes the events committed after its creation and after `enabled: true` last turned it on (none made while it was off); ' +
+  'they are queued from the feed within a second or so, and a change of `events` applies to those queued from then on.';
 const WEBHOOK_RULES =
   'A `url` that is not an absolute https URL, carries a user name or password, or names a non-public address; an entry of `events` that is not an event type of the change feed';
 

@@ -3,12 +3,12 @@ import type { Db, Trx } from '../../db/database.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
-import { CHANGE_TYPES } from '../changes/index.js';
+import { CHANGE_TYPES, feedEnd } from '../changes/index.js';
+import { fromDbBool } from '../../db/values.js';
 import { sealerFor } from '../../lib/sealing.js';
 import { nowIso } from '../../lib/time.js';
 import {
   deleteWebhook,
-  enabledWebhooks,
   findDeliveryRow,
   findWebhookRow,
   insertDelivery,
@@ -20,57 +20,38 @@ import {
   workspaceOf,
   type WebhookChanges,
 } from './repository.js';
-import { cleanEventTypes, cleanWebhookUrl, matchesEvent, newSecret, SECRET_GRACE_MS, SECRET_PURPOSE } from './rules.js';
-import type { Webhook, WebhookCreate, WebhookDelivery, WebhookEnvelope, WebhookUpdate, WebhookWithSecret } from './schemas.js';
+import { cleanEventTypes, cleanWebhookUrl, newSecret, SECRET_GRACE_MS, SECRET_PURPOSE } from './rules.js';
+import type { Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from './schemas.js';
 
-/** Read at call time: the changes area imports this one's face (it writes the outbox), so not at load. */
-const knownEventTypes = (): ReadonlySet<string> => new Set(Object.keys(CHANGE_TYPES));
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(CHANGE_TYPES));
 
 /** How many deliveries GET /webhooks/{id}/deliveries shows. */
 export const DELIVERIES_SHOWN = 100;
 
-/** A committed change as the change feed records it, to be delivered to the webhooks that take its type. */
+/** An event as a webhook delivers it: a change of the feed, or a test ping. */
 export interface WebhookEvent {
   id: string;
-  organizationId: string;
   type: string;
   createdAt: string;
   actorId: string | null;
-  data: unknown;
+  /** The event's data, as JSON. */
+  data: string;
 }
 
-async function envelopeOf(trx: Trx, event: WebhookEvent): Promise<string> {
-  const envelope: WebhookEnvelope = {
-    id: event.id,
-    type: event.type,
-    createdAt: event.createdAt,
-    workspace: await workspaceOf(trx, event.organizationId),
-    actorId: event.actorId,
-    data: event.data,
-  };
-  return JSON.stringify(envelope);
+/** The body of an event's deliveries, in the order of WebhookEnvelope's fields, with the data as the feed stored it. */
+export function envelopeOf(event: WebhookEvent, workspace: { id: string; domain: string }): string {
+  return (
+    `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"createdAt":${JSON.stringify(event.createdAt)},` +
+    `"workspace":${JSON.stringify({ id: workspace.id, domain: workspace.domain })},"actorId":${JSON.stringify(event.actorId)},"data":${event.data}}`
+  );
 }
 
-/**
- * The transactional outbox: in the transaction of the change, one delivery per enabled webhook of
- * the workspace whose events take this type. Nothing is written when none does (one indexed read).
- */
-export async function enqueueWebhookDeliveries(trx: Trx, event: WebhookEvent): Promise<number> {
-  const targets = (await enabledWebhooks(trx, event.organizationId)).filter((hook) => matchesEvent(JSON.parse(hook.events) as string[], event.type));
-  if (targets.length === 0) return 0;
-  const body = await envelopeOf(trx, event);
-  const now = nowIso();
-  for (const target of targets) {
-    await insertDelivery(trx, { organizationId: event.organizationId, webhookId: target.id, eventId: event.id, eventType: event.type, body, now });
-  }
-  return targets.length;
-}
-
-/** A test ping: a delivery like any other, of type `ping`, to this webhook only. */
+/** A test ping: a delivery like any other, of type `ping`, to this webhook only (not an event of the feed). */
 async function enqueuePing(trx: Trx, organizationId: string, webhookId: string, actorId: string | null): Promise<string> {
   const now = nowIso();
-  const event: WebhookEvent = { id: newId(), organizationId, type: 'ping', createdAt: now, actorId, data: { webhookId } };
-  return insertDelivery(trx, { organizationId, webhookId, eventId: event.id, eventType: 'ping', body: await envelopeOf(trx, event), now });
+  const event: WebhookEvent = { id: newId(), type: 'ping', createdAt: now, actorId, data: JSON.stringify({ webhookId }) };
+  const body = envelopeOf(event, await workspaceOf(trx, organizationId));
+  return insertDelivery(trx, { organizationId, webhookId, eventId: event.id, eventType: 'ping', body, now });
 }
 
 export async function workspaceWebhooks(db: Db, actor: Actor): Promise<Webhook[]> {
@@ -91,29 +72,36 @@ export async function webhook(db: Db, actor: Actor, id: string): Promise<Webhook
 export async function createWebhook(db: Db, config: Config, actor: Actor, body: WebhookCreate): Promise<WebhookWithSecret> {
   const values = {
     url: cleanWebhookUrl(body.url, config.webhooks.allowPrivate),
-    events: cleanEventTypes(body.events, knownEventTypes()),
+    events: cleanEventTypes(body.events, KNOWN_EVENT_TYPES),
     enabled: body.enabled ?? true,
     description: body.description?.trim() || null,
   };
   const secret = newSecret();
   const row = await db.transaction().execute(async (trx) => {
-    const inserted = await insertWebhook(trx, actor.organizationId, values, sealerFor(config).seal(SECRET_PURPOSE, secret), nowIso());
+    // It takes the events committed from now on (docs/webhooks.md "The queue").
+    const feedPosition = await feedEnd(trx, actor.organizationId);
+    const inserted = await insertWebhook(trx, actor.organizationId, values, { sealed: sealerFor(config).seal(SECRET_PURPOSE, secret), feedPosition }, nowIso());
     await enqueuePing(trx, actor.organizationId, inserted.id, actor.userId);
     return inserted;
   });
   return { ...toWebhook(row), secret };
 }
 
-/** A partial update. Enabling clears the reason the service gave for disabling it. */
+/**
+ * A partial update. Enabling a disabled webhook clears the reason the service gave for disabling it,
+ * and it takes the events committed from then on: none of those made while it was off.
+ */
 export async function changeWebhook(db: Db, config: Config, actor: Actor, id: string, body: WebhookUpdate): Promise<Webhook> {
   const changes: WebhookChanges = {
     url: body.url === undefined ? undefined : cleanWebhookUrl(body.url, config.webhooks.allowPrivate),
-    events: body.events === undefined ? undefined : cleanEventTypes(body.events, knownEventTypes()),
+    events: body.events === undefined ? undefined : cleanEventTypes(body.events, KNOWN_EVENT_TYPES),
     enabled: body.enabled,
     description: body.description === undefined ? undefined : body.description?.trim() || null,
     disabledReason: body.enabled === true ? null : undefined,
   };
   return db.transaction().execute(async (trx) => {
+    const before = await existingRow(trx, actor, id);
+    if (body.enabled === true && !fromDbBool(before.enabled)) changes.feedPosition = await feedEnd(trx, actor.organizationId);
     if (!(await updateWebhook(trx, actor.organizationId, id, changes, nowIso()))) throw notFound('webhook');
     return toWebhook((await findWebhookRow(trx, actor.organizationId, id))!);
   });

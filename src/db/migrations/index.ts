@@ -14,6 +14,7 @@ import * as webhooks from './0011_webhooks.js';
 import * as webhookPendingHeads from './0012_webhook_pending_heads.js';
 import * as webhookSeqAtCommit from './0013_webhook_seq_at_commit.js';
 import * as activityOrderInIndexes from './0014_activity_order_in_indexes.js';
+import * as webhooksFollowTheFeed from './0015_webhooks_follow_the_feed.js';
 
 export interface MigrationContext {
   dialect: Dialect;
@@ -39,4 +40,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0012_webhook_pending_heads': webhookPendingHeads,
   '0013_webhook_seq_at_commit': webhookSeqAtCommit,
   '0014_activity_order_in_indexes': activityOrderInIndexes,
+  '0015_webhooks_follow_the_feed': webhooksFollowTheFeed,
 };

@@ -23,6 +23,8 @@ export interface WebhooksTable {
   disabled_reason: string | null;
   /** The seq of the webhook's last delivery; taking the next one locks the row, so seq follows commit order (on PostgreSQL taken at COMMIT). */
   next_seq: Counter;
+  /** The position of the workspace's change feed through which this webhook's deliveries are queued. */
+  feed_position: Counter;
   created_at: string;
   updated_at: string;
 }

@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { as, describeEachStore, ok, type TestWorkspace } from '../support/harness.js';
+import { heldRequest, listening, untilOthersInFlight } from '../support/listening.js';
+import { loadConfig, startWebhookWorker, toDbBool, workerCounters } from '../support/src.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+/*
+ * The delivery worker as the server runs it (docs/webhooks.md "Under load"): after a pass that found
+ * work it goes on at once while the instance serves no request, and gives way to the requests it
+ * serves otherwise, so that a write load that keeps the instance busy is not slowed by deliveries.
+ */
+
+const LOCAL = { webhooks: { ...loadConfig({}).webhooks, allowPrivate: true, workerIntervalMs: 50 } };
+/** Pings queued behind the creation's own: three runs of at most 16 deliveries. */
+const PINGS = 40;
+const PASSES_WITH_WORK = Math.ceil((PINGS + 1) / 16);
+
+describeEachStore(
+  'The webhook worker',
+  (h) => {
+    const { server, open } = listening(h);
+    let receiver: Receiver;
+    let worker: { stop(): Promise<void> };
+    beforeAll(async () => {
+      receiver = await startReceiver();
+      worker = startWebhookWorker(h.app);
+    });
+    afterAll(async () => {
+      await worker.stop();
+      await receiver.close();
+    });
+
+    /** A disabled webhook with its pings queued: enabling it (in the store, not by a request) hands the worker its backlog. */
+    async function backlog(ws: TestWorkspace): Promise<() => Promise<void>> {
+      const hook = await ok(as(h, ws).post('/api/webhooks', { url: receiver.url(), events: ['*'], enabled: false }));
+      for (let i = 0; i < PINGS; i++) await ok(as(h, ws).post(`/api/webhooks/${hook.id}/ping`));
+      await untilOthersInFlight(0);
+      return async () => {
+        await sql`update webhooks set enabled = ${toDbBool(true)} where id = ${hook.id}`.execute(h.app.db);
+      };
+    }
+
+    async function untilReceived(count: number): Promise<void> {
+      for (let attempt = 0; receiver.received.length < count; attempt++) {
+        if (attempt === 3_000) throw new Error(`received ${receiver.received.length} of ${count}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
+    it('gives way after each pass that found work while the instance serves a request, and never while it serves none', async () => {
+      const ws = await h.workspace();
+      const busy = await backlog(ws);
+      const held = heldRequest(server.port, ws, ws.admin.token);
+      open.push(held);
+      await untilOthersInFlight(1);
+      receiver.received.length = 0;
+      const before = workerCounters.passesBeforeGivingWay;
+      await busy();
+      await untilReceived(PINGS + 1);
+      expect(workerCounters.passesBeforeGivingWay - before).toBe(PASSES_WITH_WORK);
+      held.destroy();
+      await untilOthersInFlight(0);
+
+      const quiet = await backlog(ws);
+      receiver.received.length = 0;
+      const alone = workerCounters.passesBeforeGivingWay;
+      await quiet();
+      await untilReceived(PINGS + 1);
+      expect(workerCounters.passesBeforeGivingWay - alone).toBe(0);
+    }, 60_000);
+  },
+  LOCAL,
+);
