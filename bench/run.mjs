@@ -42,6 +42,8 @@ const SQLITE_SYNCHRONOUS = option('sqlite-synchronous');
 const PROFILE = option('profile');
 /** --compare REF: each case against the server of git revision REF (built in a temporary worktree) instead of the ceiling. */
 const COMPARE = option('compare');
+/** --keep FILE: leaves the seeded PostgreSQL schema in place and writes its URL and fixture to FILE (for profiling a case by hand). */
+const KEEP = option('keep');
 
 const PLAN = QUICK
   ? { main: 100_000, scale: [10_000], pairs: 1, seconds: 1, warmup: 1, firstWarmup: 3, connections: 10 }
@@ -529,8 +531,19 @@ async function webhookCase(server, ceiling, fixture, postCase) {
     const hook = await api('POST', '/api/webhooks', { url, events: ['activity.created'] });
     hooks.push(hook);
     const shape = await probe(server, postCase);
+    const before = received;
     const post = await measure(server, ceiling, { ...postCase, label: 'POST /activities + 1 webhook' }, shape.bytes);
-    return { events, seconds, perSecond: events / seconds, post: { ...postCase, ...shape, ...post, label: 'POST /activities + 1 webhook' }, delivered: received };
+    // Deliveries give way to a load that keeps the server busy: those left are delivered once it ends.
+    const during = received - before;
+    const drainStarted = performance.now();
+    let seen = received;
+    let lastArrival = drainStarted;
+    while (performance.now() - lastArrival < 2_000 && performance.now() - drainStarted < 300_000) {
+      await sleep(20);
+      if (received !== seen) [seen, lastArrival] = [received, performance.now()];
+    }
+    const after = { delivered: received - before - during, seconds: (lastArrival - drainStarted) / 1000 };
+    return { events, seconds, perSecond: events / seconds, post: { ...postCase, ...shape, ...post, label: 'POST /activities + 1 webhook' }, delivered: received, during, after };
   } finally {
     for (const hook of hooks) await api('DELETE', `/api/webhooks/${hook.id}`).catch(() => undefined);
     receiver.close();
@@ -744,7 +757,8 @@ function printTable(store, results, scaling, memory, meta) {
       `Webhooks: ${w.events} events delivered by one instance to a local receiver in ${fmt(w.seconds, 2)} s (${fmt(w.perSecond)} events/s);` +
         ` POST /activities with one webhook taking activity.created: ${fmt(w.post.rps)} req/s, ${fmt(w.post.cpuUs, 1)} µs CPU/req` +
         // Not by shares of the ceiling: the worker's deliveries go on in the background and slow the ceiling's slices too.
-        (plain ? ` (without: ${fmt(plain.rps)} req/s, ${fmt(plain.cpuUs, 1)} µs; cost ${fmt((1 - w.post.rps / plain.rps) * 100, 1)} % of req/s)` : ' (run the post case too to compare)'),
+        (plain ? ` (without: ${fmt(plain.rps)} req/s, ${fmt(plain.cpuUs, 1)} µs; cost ${fmt((1 - w.post.rps / plain.rps) * 100, 1)} % of req/s)` : ' (run the post case too to compare)') +
+        `; its events: ${fmt(w.during)} delivered while the POSTs ran (and the ceiling's slices between theirs), ${fmt(w.after.delivered)} after them, the last ${fmt(w.after.seconds, 1)} s after`,
     );
   }
   if (meta.signIn) {
@@ -961,7 +975,8 @@ async function runStore(store) {
   } finally {
     for (const proc of [server, ceiling, standIn]) if (proc) await stopProcess(proc);
     fs.rmSync(tmp, { recursive: true, force: true });
-    if (schema) await dropSchema(schema);
+    if (schema && !KEEP) await dropSchema(schema);
+    if (KEEP) fs.writeFileSync(KEEP, JSON.stringify({ store, url, main }));
   }
   const meta = {
     main: PLAN.main,
