@@ -163,22 +163,26 @@ export async function workspaceOf(db: Db, organizationId: string): Promise<{ id:
   return db.selectFrom('organizations').select(['id', 'domain']).where('id', '=', organizationId).executeTakeFirstOrThrow();
 }
 
-/* Written for every event a webhook takes: fixed texts (db/fixed-statement.ts), run straight on SQLite's connection. */
-const TAKE_SEQ = fixedStatement<{ next_seq: number }>('update webhooks set next_seq = next_seq + 1 where id = ? returning next_seq');
 const INSERT_DELIVERY = fixedStatement(
   'insert into webhook_deliveries (id, organization_id, webhook_id, seq, event_id, event_type, body, status, attempts, first_attempt_at, ' +
     "next_attempt_at, locked_until, claim, finished_at, created_at) values (?, ?, ?, ?, ?, ?, ?, 'pending', 0, null, ?, null, null, null, ?)",
 );
 
+const PENDING = { status: 'pending', attempts: 0, first_attempt_at: null, locked_until: null, claim: null, finished_at: null } as const;
+
 /**
- * The webhook's next delivery number, on SQLite. The update holds the webhook's row until the
- * transaction ends, so two transactions take numbers in the order they commit: a delivery never
- * overtakes one committed before it. PostgreSQL gives the number at COMMIT instead (migration 0013).
+ * Takes the webhook's next `count` delivery numbers, on SQLite. The update holds the webhook's row
+ * until the transaction ends, so two transactions take numbers in the order they commit: a delivery
+ * never overtakes one committed before it. PostgreSQL gives the numbers at COMMIT instead (migration 0013).
  */
-async function takeSeq(trx: Trx, webhookId: string): Promise<number> {
-  const [row] = await TAKE_SEQ(trx, [webhookId]);
-  if (row === undefined) throw new Error(`no webhook ${webhookId}`);
-  return Number(row.next_seq);
+async function takeSeqs(trx: Trx, webhookId: string, count: number): Promise<number> {
+  const row = await trx
+    .updateTable('webhooks')
+    .set((eb) => ({ next_seq: eb('next_seq', '+', count) }))
+    .where('id', '=', webhookId)
+    .returning('next_seq')
+    .executeTakeFirstOrThrow();
+  return Number(row.next_seq) - count + 1;
 }
 
 export interface NewDelivery {
@@ -190,12 +194,37 @@ export interface NewDelivery {
   now: string;
 }
 
+/** Queues deliveries of one webhook, in this order, behind its others; answers their ids. */
+export async function insertDeliveries(trx: Trx, webhookId: string, deliveries: NewDelivery[]): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const ids = deliveries.map(() => newId());
+  if (dialectOf(trx) === 'postgres') {
+    // One statement (a round trip) for them all; their numbers are given at COMMIT, in this order.
+    const rows = deliveries.map(({ organizationId, eventId, eventType, body, now }, i) => ({
+      ...PENDING,
+      id: ids[i]!,
+      organization_id: organizationId,
+      webhook_id: webhookId,
+      seq: null,
+      event_id: eventId,
+      event_type: eventType,
+      body,
+      next_attempt_at: now,
+      created_at: now,
+    }));
+    await trx.insertInto('webhook_deliveries').values(rows).execute();
+    return ids;
+  }
+  const first = await takeSeqs(trx, webhookId, deliveries.length);
+  for (const [i, { organizationId, eventId, eventType, body, now }] of deliveries.entries()) {
+    await INSERT_DELIVERY(trx, [ids[i], organizationId, webhookId, first + i, eventId, eventType, body, now, now]);
+  }
+  return ids;
+}
+
 export async function insertDelivery(trx: Trx, delivery: NewDelivery): Promise<string> {
-  const id = newId();
-  const seq = dialectOf(trx) === 'postgres' ? null : await takeSeq(trx, delivery.webhookId);
-  const { organizationId, webhookId, eventId, eventType, body, now } = delivery;
-  await INSERT_DELIVERY(trx, [id, organizationId, webhookId, seq, eventId, eventType, body, now, now]);
-  return id;
+  const [id] = await insertDeliveries(trx, delivery.webhookId, [delivery]);
+  return id!;
 }
 
 export async function findDeliveryRow(db: Db, webhookId: string, id: string) {
