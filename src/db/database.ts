@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type Transaction, type TransactionBuilder } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type ControlledTransaction, type Transaction, type TransactionBuilder } from 'kysely';
 import pg from 'pg';
 import { BatchingSqliteDialect } from './batched-transactions.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -45,9 +45,17 @@ const longReadHandles = new WeakMap<Kysely<Database>, Kysely<Database>>();
  * answers their clients leave unread, they hold none of the connections other requests need
  * (docs/durability.md §7). None on SQLite or inside a transaction.
  */
-export function longReadsOf(db: Db): Kysely<Database> | undefined {
+function longReadsOf(db: Db): Kysely<Database> | undefined {
   if (db.isTransaction) return undefined;
   return longReadHandles.get(db as Kysely<Database>);
+}
+
+/**
+ * The snapshot a PostgreSQL long read is read in: a REPEATABLE READ transaction on a connection of
+ * the long reads' pool (longReadsOf), the caller's own inside a transaction. The caller ends it.
+ */
+export function startLongRead(db: Db): Promise<ControlledTransaction<Database>> {
+  return (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
 }
 
 /** Connections of an instance's PostgreSQL pool for every request but the long reads. */

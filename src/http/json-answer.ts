@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
+import type { LaterPieces } from '../lib/later-pieces.js';
 
 /** The content type Fastify gives JSON answers; a listing rendered by the database carries the same. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -29,17 +30,10 @@ export function jsonObjectOf(pieces: Array<Buffer | string> | LaterPieces): Buff
   return Readable.from(streamed(pieces), { objectMode: false });
 }
 
-/**
- * A long answer whose pieces after the first are read only as the client takes the ones before:
- * Readable.from asks for the next piece once what it holds has gone to the socket, so a client that
- * does not read leaves the rest unread in the database, and the server holds about one piece for it.
+/*
+ * A long answer (LaterPieces) is streamed with Readable.from, which asks for the next piece once
+ * what it holds has gone to the socket: the server holds about one piece for a client that does not read.
  */
-export interface LaterPieces {
-  first: Buffer | string;
-  rest: AsyncIterable<Buffer | string>;
-  /** Lets go of what `rest` holds (its snapshot), whether or not the stream ever read it. */
-  close(): Promise<void>;
-}
 
 /** A Fastify reply, whose `send` takes the answer of its route's response schema. */
 interface TypedReply {

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Selectable, type Updateable } from 'kysely';
-import { dialectOf, longReadsOf, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
+import { dialectOf, startLongRead, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
 import type { SnapshotReader } from '../../db/snapshot-reader.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
@@ -8,6 +8,7 @@ import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
 import { giveWay, timed, type PieceTime } from '../../lib/giving-way.js';
+import type { LaterPieces } from '../../lib/later-pieces.js';
 import { lastKeyOf, type ListKey } from './listing.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { Activity } from './schemas.js';
@@ -320,26 +321,15 @@ async function giveWayCounted(last: PieceTime): Promise<void> {
   if (await giveWay(last)) listingCounters.piecesAfterGivingWay++;
 }
 
-/** A long listing whose pieces after the first are read as the answer is taken (see listActivitiesJson). */
-export interface LaterPieces {
-  first: Buffer | string;
-  rest: AsyncIterable<Buffer | string>;
-  /**
-   * Called once the answer's connection has closed: ends the snapshot if `rest` was never started
-   * (its client gone before the answer was sent), which `rest` itself then never would.
-   */
-  close(): Promise<void>;
-}
-
 /** One snapshot a long listing is read in, piece after piece, until it is ended. */
 interface ListingSnapshot {
   piece(after: ListKey | undefined): Promise<Piece>;
   end(completed: boolean): Promise<void>;
 }
 
-/** PostgreSQL: a REPEATABLE READ transaction on a connection of the long reads' pool (longReadsOf). */
+/** PostgreSQL: a REPEATABLE READ transaction on a connection of the long reads' pool (startLongRead). */
 async function postgresSnapshot(db: Db, filter: ActivityFilter, reader: ActivityReader, options: { administers: boolean }): Promise<ListingSnapshot> {
-  const trx = await (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
+  const trx = await startLongRead(db);
   return {
     piece: (after) => listPiece(trx, 'postgres', filter, reader, { ...options, after }),
     end: async (completed) => void (completed ? await trx.commit().execute() : await trx.rollback().execute()),

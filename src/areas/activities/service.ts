@@ -20,11 +20,11 @@ import {
   insertActivity,
   listActivitiesJson,
   listActivitiesPage,
-  type LaterPieces,
   updateActivity as updateActivityRow,
   type ActivityChanges,
   type ActivityFilter,
 } from './repository.js';
+import type { LaterPieces } from '../../lib/later-pieces.js';
 import {
   anotherTimerRuns,
   assertClosable,

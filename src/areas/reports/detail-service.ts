@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf, longReadsOf, type Db } from '../../db/database.js';
+import { dialectOf, startLongRead, type Db } from '../../db/database.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
@@ -104,7 +104,7 @@ async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): Asyn
 
 /**
  * Every entry of the run, in pieces (one statement's entries each) as the client takes the file. PostgreSQL reads every piece
- * from one REPEATABLE READ snapshot on a connection of the long reads' pool (longReadsOf), held until the last piece or until the answer is abandoned (the
+ * from one REPEATABLE READ snapshot on a connection of the long reads' pool (startLongRead), held until the last piece or until the answer is abandoned (the
  * generator's return rolls it back). SQLite, whose one connection serves every request, reads each
  * piece on its own: an entry changed while a long export is read may be missed or show its new values.
  */
@@ -113,7 +113,7 @@ async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]
     yield* pieces(db, run);
     return;
   }
-  const trx = await (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
+  const trx = await startLongRead(db);
   let ended = false;
   try {
     yield* pieces(trx, run);
