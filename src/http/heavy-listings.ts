@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.js';
 import { otherRequestEnded, otherRequestStarted } from '../lib/giving-way.js';
 import { bearerOf } from './bearer.js';
-import { appendRouteHook, type HookDone } from './hook.js';
+import { appendRouteHook, whenClosed, type HookDone } from './hook.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,10 +51,7 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
     }
     take(tokenKey);
     take(workspaceKey);
-    let held = true;
-    reply.raw.once('close', () => {
-      if (!held) return;
-      held = false;
+    whenClosed(reply, () => {
       give(tokenKey);
       give(workspaceKey);
     });
@@ -63,7 +60,7 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
 
   const counted = (_request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     otherRequestStarted();
-    reply.raw.once('close', otherRequestEnded);
+    whenClosed(reply, otherRequestEnded);
     done();
   };
 

@@ -148,6 +148,28 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     expect(after[before[0]].name).toBe('Renamed');
   }, 120_000);
 
+  /** Sends a request and leaves at once, before the server has answered; resolves once the socket is closed. */
+  async function leaveAtOnce(ws: TestWorkspace, token: string, path: string): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(server.port, '127.0.0.1', () => {
+        socket.end(`GET ${path} HTTP/1.1\r\nHost: ${ws.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+        socket.destroy();
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve());
+    });
+  }
+
+  it('a client that leaves while its token is still being checked holds nothing: no place among the listings, no count of requests in flight', async () => {
+    const ws = await h.workspace();
+    // Fresh API keys: the first use of each is recorded, a write its request waits for before its route's hooks run.
+    for (let i = 0; i < 6; i++) await leaveAtOnce(ws, (await h.user(ws)).token, '/api/activities?limit=1');
+    for (let i = 0; i < 6; i++) await leaveAtOnce(ws, (await h.user(ws)).token, '/api/projects');
+    await untilOthersInFlight(0);
+    const user = await h.user(ws);
+    expect(await listedOnceFreed(ws, user)).toBe(200);
+  });
+
   it('a long listing gives way to the other requests in flight: each piece after the first waits, and with none in flight none waits', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);
