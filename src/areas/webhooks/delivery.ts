@@ -185,10 +185,10 @@ export async function pruneDeliveries(app: FastifyInstance, now = new Date()): P
 
 /**
  * The share of the instance's time the worker takes while it serves requests: deliveries are
- * background work, and a write load that keeps the instance busy is not slowed by more than this
+ * background work, and a write load that keeps the instance busy is slowed by about this much
  * (docs/webhooks.md "Under load").
  */
-export const DELIVERY_SHARE_WHEN_BUSY = 0.1;
+export const DELIVERY_SHARE_WHEN_BUSY = 0.05;
 
 /** What the worker did, for tests: passes after which it gave way to requests before the next. */
 export const workerCounters = { passesBeforeGivingWay: 0 };
