@@ -48,7 +48,7 @@ export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/index.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
-export { deliverWebhooks, pruneDeliveries, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver } from '../../src/areas/webhooks/index.js';
+export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver } from '../../src/areas/webhooks/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

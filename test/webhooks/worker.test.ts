@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { as, describeEachStore, ok, type TestWorkspace } from '../support/harness.js';
 import { heldRequest, listening, untilOthersInFlight } from '../support/listening.js';
-import { loadConfig, startWebhookWorker, toDbBool, workerCounters } from '../support/src.js';
+import { DELIVERIES_PER_RUN, loadConfig, startWebhookWorker, toDbBool, workerCounters } from '../support/src.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /*
@@ -12,9 +12,9 @@ import { startReceiver, type Receiver } from './receiver.js';
  */
 
 const LOCAL = { webhooks: { ...loadConfig({}).webhooks, allowPrivate: true, workerIntervalMs: 50 } };
-/** Pings queued behind the creation's own: three runs of at most 16 deliveries. */
-const PINGS = 40;
-const PASSES_WITH_WORK = Math.ceil((PINGS + 1) / 16);
+/** Pings queued behind the creation's own: three runs, one a pass. */
+const PINGS = 2 * DELIVERIES_PER_RUN + 8;
+const PASSES_WITH_WORK = Math.ceil((PINGS + 1) / DELIVERIES_PER_RUN);
 
 describeEachStore(
   'The webhook worker',
