@@ -38,6 +38,8 @@ const batchRolledBack = () => new Error('SQLite rolled back the batched transact
  */
 class BatchingSqliteDriver extends SqliteDriver {
   private batch: Batch | undefined;
+  /** Whether someone holds the connection through Kysely (between its acquire and its release). */
+  private held = false;
   /**
    * The batch's BEGIN and the request savepoints, run on the connection directly: they take no
    * parameters and return nothing. (The COMMIT goes through the store's statements, which count it
@@ -64,6 +66,21 @@ class BatchingSqliteDriver extends SqliteDriver {
    */
   async settled(): Promise<void> {
     await this.batch?.committed;
+  }
+
+  override async acquireConnection(): ReturnType<SqliteDriver['acquireConnection']> {
+    const connection = await super.acquireConnection();
+    this.held = true;
+    return connection;
+  }
+
+  /**
+   * Whether a statement may run straight on the connection now: nobody holds it, no batch is open and
+   * SQLite has no transaction on it. Such a statement sees only committed data and, better-sqlite3
+   * being synchronous, ends before anyone else can use the connection.
+   */
+  idle(): boolean {
+    return !this.held && this.batch === undefined && !this.connection.inTransaction;
   }
 
   override async beginTransaction(): Promise<void> {
@@ -97,6 +114,7 @@ class BatchingSqliteDriver extends SqliteDriver {
    */
   override async releaseConnection(): Promise<void> {
     const batch = this.batch;
+    this.held = false;
     await super.releaseConnection();
     if (batch) await batch.committed;
   }
@@ -119,6 +137,7 @@ class BatchingSqliteDriver extends SqliteDriver {
       if (this.connection.inTransaction) this.connection.exec('rollback');
       batch?.reject(error);
     } finally {
+      this.held = false;
       await super.releaseConnection();
     }
   }
@@ -141,14 +160,19 @@ function newBatch(): Batch {
 }
 
 /**
- * SQLite's adapter, which also runs a statement straight on the connection, for a transaction: a
- * transaction holds the only connection from its BEGIN to its end (Kysely's mutex), and
- * better-sqlite3 runs a statement to its end before anything else can, so nothing else can be using
- * the connection. That skips Kysely's executor, connection provider and their promises (most of a
- * primary-key read's cost), for the fixed statements of the hot write paths (fixedStatement).
+ * SQLite's adapter, which also runs a statement straight on the connection: for a transaction, which
+ * holds the only connection from its BEGIN to its end (Kysely's mutex), and outside one while the
+ * connection is idle (BatchingSqliteDriver.idle). better-sqlite3 runs a statement to its end before
+ * anything else can, so nothing else can be using the connection. That skips Kysely's executor,
+ * connection provider and their promises (most of a primary-key read's cost), for the fixed
+ * statements of the hot paths (fixedStatement).
  */
 export class DirectSqliteAdapter extends SqliteAdapter {
-  constructor(private readonly database: KyselySqliteDatabase) {
+  constructor(
+    private readonly database: KyselySqliteDatabase,
+    /** Whether a statement outside a transaction may run on the connection now. */
+    readonly connectionIdle: () => boolean,
+  ) {
     super();
   }
 
@@ -169,7 +193,7 @@ export class BatchingSqliteDialect extends SqliteDialect {
   constructor(config: SqliteDialectConfig & { database: KyselySqliteDatabase }, connection: SqliteDatabase.Database) {
     super(config);
     this.driver = new BatchingSqliteDriver(config, connection);
-    this.adapter = new DirectSqliteAdapter(config.database);
+    this.adapter = new DirectSqliteAdapter(config.database, () => this.driver.idle());
   }
 
   override createDriver(): Driver {

@@ -2,7 +2,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempSqliteFile } from '../support/sqlite-files.js';
-import { openStore, type Store } from '../support/src.js';
+import { fixedStatement, openStore, type Store } from '../support/src.js';
 
 /*
  * SQLite commits the transactions of one turn of the event loop together (src/db/batched-transactions.ts):
@@ -21,6 +21,8 @@ const rowsSeenByAnotherConnection = () => {
   }
 };
 const rows = async () => (await sql<{ v: string }>`select v from t order by v`.execute(db)).rows.map((r) => r.v);
+const SELECT_ROWS = fixedStatement<{ v: string }>('select v from t order by v');
+const fixedRows = async () => (await SELECT_ROWS(store.db, [])).map((r) => r.v);
 const insert = (v: string) => db.transaction().execute(async (trx) => void (await sql`insert into t (v) values (${v})`.execute(trx)));
 
 beforeEach(async () => {
@@ -88,5 +90,36 @@ describe('Batched SQLite transactions', () => {
     ]);
     expect(order).toEqual(['insert', 'read a']);
     expect(rowsSeenByAnotherConnection()).toEqual(['a']);
+  });
+
+  it('a fixed statement answers only committed rows, at whatever moment of a batch it is made', async () => {
+    // Reads made at every step of two transactions (inside one, between them, after their savepoints,
+    // before the batch's COMMIT): each must answer rows that another connection sees too by then.
+    const answers: Array<{ answered: string[]; committed: unknown[] }> = [];
+    const read = () => fixedRows().then((answered) => answers.push({ answered, committed: rowsSeenByAnotherConnection() }));
+    const reads: Promise<unknown>[] = [];
+    const writes = [
+      db.transaction().execute(async (trx) => {
+        await sql`insert into t (v) values ('a')`.execute(trx);
+        reads.push(read());
+        await sql`insert into t (v) values ('b')`.execute(trx);
+      }),
+      insert('c'),
+    ];
+    for (let step = 0; step < 40; step++) {
+      reads.push(read());
+      await Promise.resolve();
+    }
+    await Promise.all(writes);
+    await Promise.all(reads);
+    expect(answers.length).toBe(41);
+    for (const { answered, committed } of answers) expect(committed).toEqual(expect.arrayContaining(answered));
+    expect(answers.some(({ answered }) => answered.length === 3)).toBe(true);
+  });
+
+  it('a fixed statement on an idle connection answers with what is committed', async () => {
+    await insert('c');
+    expect(await fixedRows()).toEqual(['c']);
+    await expect(SELECT_ROWS(store.db, [])).resolves.toEqual([{ v: 'c' }]);
   });
 });
