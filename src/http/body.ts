@@ -82,6 +82,9 @@ export function tooDeepValue(value: unknown, pointer: string): string | null {
 }
 
 function refuseUnstorablePathAndQuery(request: FastifyRequest, readsQuery: boolean): void {
+  // Only a %-escape can put a NUL or a lone surrogate in a path or query value: Node's parser refuses a
+  // raw NUL in the request line and reads its other bytes as Latin-1, which has no surrogates.
+  if (!request.url.includes('%')) return;
   for (const value of Object.values((request.params ?? {}) as Record<string, unknown>)) {
     if (typeof value === 'string' && hasUnstorableText(value)) throw new ApiError('not-found', 'No such record.');
   }
