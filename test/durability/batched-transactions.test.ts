@@ -22,6 +22,7 @@ const rowsSeenByAnotherConnection = () => {
 };
 const rows = async () => (await sql<{ v: string }>`select v from t order by v`.execute(db)).rows.map((r) => r.v);
 const SELECT_ROWS = fixedStatement<{ v: string }>('select v from t order by v');
+const INSERT_ROW = fixedStatement('insert into t (v) values (?)');
 const fixedRows = async () => (await SELECT_ROWS(store.db, [])).map((r) => r.v);
 const insert = (v: string) => db.transaction().execute(async (trx) => void (await sql`insert into t (v) values (${v})`.execute(trx)));
 
@@ -117,9 +118,16 @@ describe('Batched SQLite transactions', () => {
     expect(answers.some(({ answered }) => answered.length === 3)).toBe(true);
   });
 
-  it('a fixed statement on an idle connection answers with what is committed', async () => {
+  it('a fixed statement on an idle connection answers at once, without a promise, with what is committed', async () => {
     await insert('c');
-    expect(await fixedRows()).toEqual(['c']);
-    await expect(SELECT_ROWS(store.db, [])).resolves.toEqual([{ v: 'c' }]);
+    expect(SELECT_ROWS(store.db, [])).toEqual([{ v: 'c' }]);
+  });
+
+  it('a fixed statement that fails answers a rejected promise, never a throw, and changes nothing', async () => {
+    await insert('d');
+    const answer = INSERT_ROW(store.db, ['d']);
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).rejects.toThrow(/UNIQUE/);
+    expect(rowsSeenByAnotherConnection()).toEqual(['d']);
   });
 });

@@ -9,6 +9,7 @@ import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
 import { giveWay, timed, type PieceTime } from '../../lib/giving-way.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { lastKeyOf, type ListKey } from './listing.js';
 import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { Activity } from './schemas.js';
@@ -441,9 +442,9 @@ async function administersAnyProject(db: Db, organizationId: string, userId: str
   return found.length > 0;
 }
 
-export async function findActivity(db: Db, organizationId: string, activityId: string): Promise<Activity | undefined> {
-  const row = (await FIND_ACTIVITY(db, [activityId, organizationId]))[0];
-  return row && toActivity(row);
+/** At once, without a promise, when the store answers at once (fixedStatement). */
+export function findActivity(db: Db, organizationId: string, activityId: string): MaybePromise<Activity | undefined> {
+  return andThen(FIND_ACTIVITY(db, [activityId, organizationId]), (rows) => rows[0] && toActivity(rows[0]));
 }
 
 const FIND_ACTIVITY_FOR_UPDATE = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ? for update');

@@ -87,7 +87,8 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(Activity),
       }),
     },
-    async (request) => visibleActivity(app.db, request.actor, request.params.activityId),
+    // Not async: on SQLite the answer is sent in the same turn when the read answers at once.
+    (request) => visibleActivity(app.db, request.actor, request.params.activityId),
   );
 
   app.put(

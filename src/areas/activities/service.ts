@@ -25,6 +25,7 @@ import {
   type ActivityFilter,
 } from './repository.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
+import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import {
   anotherTimerRuns,
   assertClosable,
@@ -164,19 +165,21 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
  * The activity when the actor may see it (docs/rules.md §5): an admin sees every activity of the
  * workspace; a User their own and those on projects they are a project admin of. Otherwise 404.
  */
-export async function visibleActivity(db: Db, actor: Actor, activityId: string): Promise<Activity> {
-  return visible(db, actor, await findActivity(db, actor.organizationId, activityId));
+export function visibleActivity(db: Db, actor: Actor, activityId: string): MaybePromise<Activity> {
+  return andThen(findActivity(db, actor.organizationId, activityId), (activity) => visible(db, actor, activity));
 }
 
-async function visible(db: Db, actor: Actor, activity: Activity | undefined): Promise<Activity> {
+/** Answered without a promise unless the actor's relation to the project has to be read. */
+function visible(db: Db, actor: Actor, activity: Activity | undefined): MaybePromise<Activity> {
   if (!activity) throw notFound('activity');
   const { projectId } = activity;
   const projectRelation = () =>
     projectId === null ? null : administersProject(db, actor.userId, projectId).then((yes) => (yes ? ('admin' as const) : null));
   const allowed = permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation });
-  // Answered without a promise unless the actor's relation to the project has to be read.
-  if (allowed === true || (allowed !== false && (await allowed))) return activity;
-  throw notFound('activity');
+  return andThen(allowed, (yes) => {
+    if (yes) return activity;
+    throw notFound('activity');
+  });
 }
 
 /**
