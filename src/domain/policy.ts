@@ -1,3 +1,4 @@
+import { andThen } from '../lib/maybe-promise.js';
 import type { Actor, Role, TokenKind } from './actor.js';
 
 /**
@@ -175,7 +176,7 @@ export function permits(actor: ActorRole, permission: Permission, record: Record
   const byProject = scopes.filter((scope) => scope === 'member' || scope === 'administered');
   if (byProject.length === 0 || record.projectRelation === undefined) return false;
   const relation = record.projectRelation();
-  return relation instanceof Promise ? relation.then((found) => allowsRelation(byProject, found)) : allowsRelation(byProject, relation);
+  return andThen(relation, (found) => allowsRelation(byProject, found));
 }
 
 function allowsRelation(scopes: readonly Scope[], relation: ProjectRelation): boolean {
