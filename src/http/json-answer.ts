@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { LaterPieces } from '../lib/later-pieces.js';
+import { whenClosed, type ClosingReply } from './hook.js';
 
 /** The content type Fastify gives JSON answers; a listing rendered by the database carries the same. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,9 +37,9 @@ export function jsonObjectOf(pieces: Array<Buffer | string> | LaterPieces): Buff
  */
 
 /** A Fastify reply, whose `send` takes the answer of its route's response schema. */
-interface TypedReply {
+interface TypedReply extends ClosingReply {
   type(contentType: string): { send(answer: never): unknown };
-  raw: { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown; readonly closed: boolean; once(event: 'close', listener: () => void): unknown };
+  raw: ClosingReply['raw'] & { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown };
 }
 
 /**
@@ -57,9 +58,7 @@ export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Arr
   if (!Array.isArray(pieces)) {
     reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
     // Once the connection has closed (also before the answer is sent), the snapshot is let go.
-    const close = () => void pieces.close().catch(() => undefined);
-    if (reply.raw.closed) close();
-    else reply.raw.once('close', close);
+    whenClosed(reply, () => void pieces.close().catch(() => undefined));
   }
   reply.type(JSON_TYPE).send(jsonObjectOf(pieces) as never);
   return reply;
