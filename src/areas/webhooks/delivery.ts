@@ -46,7 +46,9 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
-  await queueFeedEvents(app.db, now.toISOString());
+  for (const lapse of (await queueFeedEvents(app.db, now.toISOString())).missed) {
+    app.log.warn(lapse, 'webhook missed change-feed events: pruned before they were queued (docs/webhooks.md)');
+  }
   const runs = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);
   const result: WebhookPassResult = { succeeded: 0, failed: 0, gaveUp: 0 };
   const clock = options.now ? () => options.now! : () => new Date();

@@ -15,6 +15,23 @@ export const QUEUED_PER_PASS = 4 * DELIVERIES_PER_RUN;
 const WEBHOOKS_PER_PASS = 100;
 
 /**
+ * A webhook that was behind its feed by more than the feed keeps (CHANGE_RETENTION_DAYS): the events
+ * after `after` through `prunedThrough` were pruned before they were queued, and it never gets them.
+ */
+export interface MissedFeedEvents {
+  webhookId: string;
+  workspace: string;
+  after: number;
+  prunedThrough: number;
+}
+
+export interface QueuedFeedEvents {
+  queued: number;
+  /** Each lapse is reported once: the webhook's position then moves past it. */
+  missed: MissedFeedEvents[];
+}
+
+/**
  * The queue (docs/webhooks.md "The queue"): each enabled webhook follows its workspace's change
  * feed. For every webhook with events after its position, the events up to the feed's end (all
  * committed, in commit order) whose type it takes are queued as deliveries, and its position moves
@@ -22,9 +39,13 @@ const WEBHOOKS_PER_PASS = 100;
  * one queues them. A change thus writes nothing for the webhooks in its own transaction. Resolves to
  * the deliveries queued.
  */
-export async function queueFeedEvents(db: Db, now: string): Promise<number> {
+export async function queueFeedEvents(db: Db, now: string): Promise<QueuedFeedEvents> {
   let queued = 0;
+  const missed: MissedFeedEvents[] = [];
   for (const webhook of await webhooksBehind(db, WEBHOOKS_PER_PASS)) {
+    if (webhook.feedPosition < webhook.prunedThrough) {
+      missed.push({ webhookId: webhook.id, workspace: webhook.domain, after: webhook.feedPosition, prunedThrough: webhook.prunedThrough });
+    }
     const events = await changesBetween(db, webhook.organizationId, { after: webhook.feedPosition, through: webhook.feedEnd, limit: FEED_EVENTS_READ_PER_PASS });
     const types = JSON.parse(webhook.events) as string[];
     const taken: StoredChange[] = [];
@@ -45,5 +66,5 @@ export async function queueFeedEvents(db: Db, now: string): Promise<number> {
       return deliveries.length;
     });
   }
-  return queued;
+  return { queued, missed };
 }

@@ -118,6 +118,8 @@ export interface WebhookBehind {
   events: string;
   feedPosition: number;
   feedEnd: number;
+  /** The feed's events through this position were pruned (change_feeds.pruned_through). */
+  prunedThrough: number;
 }
 
 /** Enabled webhooks behind their workspace's feed (few: a workspace has a handful of webhooks), oldest position first. */
@@ -126,7 +128,7 @@ export async function webhooksBehind(db: Db, limit: number): Promise<WebhookBehi
     .selectFrom('webhooks as w')
     .innerJoin('change_feeds as f', 'f.organization_id', 'w.organization_id')
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
-    .select(['w.id', 'w.organization_id', 'o.domain', 'w.events', 'w.feed_position', 'f.position'])
+    .select(['w.id', 'w.organization_id', 'o.domain', 'w.events', 'w.feed_position', 'f.position', 'f.pruned_through'])
     .where('w.enabled', '=', toDbBool(true))
     .whereRef('w.feed_position', '<', 'f.position')
     .orderBy('w.feed_position')
@@ -139,6 +141,7 @@ export async function webhooksBehind(db: Db, limit: number): Promise<WebhookBehi
     events: row.events,
     feedPosition: Number(row.feed_position),
     feedEnd: Number(row.position),
+    prunedThrough: Number(row.pruned_through),
   }));
 }
 
