@@ -35,6 +35,19 @@ describeEachStore('Access log', (h) => {
     ]);
   });
 
+  it('the access line is written in pino\'s own line format: its fields in pino\'s order, one JSON object a line', async () => {
+    const ws = await h.workspace();
+    await as(h, ws).get('/api/organization', undefined, { headers: { 'x-request-id': 'access-log-shape' } });
+    const [text] = h.logs.filter((chunk) => chunk.includes('"reqId":"access-log-shape"'));
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.split('\n')).toHaveLength(2);
+    expect(Object.keys(JSON.parse(text))).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'route', 'status', 'ms', 'workspace', 'msg']);
+    // The bound fields come first, as pino puts them in every line of the request's logger.
+    h.app.log.info({ reqId: 'access-log-shape-pino' }, 'request');
+    const [pinoLine] = h.logs.filter((chunk) => chunk.includes('access-log-shape-pino'));
+    expect(Object.keys(JSON.parse(pinoLine)).slice(0, 4)).toEqual(['level', 'time', 'pid', 'hostname']);
+  });
+
   it('the access line names the route pattern, never the URL: ids, query values and tokens in the URL stay out of the log', async () => {
     const ws = await h.workspace();
     const res = await as(h, ws).get('/api/activities', undefined, {
@@ -58,3 +71,16 @@ describeEachStore('Access log', (h) => {
     ]);
   });
 });
+
+describeEachStore(
+  'Access log at LOG_LEVEL=warn',
+  (h) => {
+    it('writes no access line', async () => {
+      const ws = await h.workspace();
+      const res = await as(h, ws).get('/api/organization', undefined, { headers: { 'x-request-id': 'access-log-warn' } });
+      expect(res.status).toBe(200);
+      expect(h.logs.filter((chunk) => chunk.includes('access-log-warn'))).toEqual([]);
+    });
+  },
+  { logLevel: 'warn' },
+);
