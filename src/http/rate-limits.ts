@@ -93,27 +93,26 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
 
   const limiter = (kind: string, max: number, key: (request: FastifyRequest) => string, setHeaders: boolean): onRequestHookHandler => {
     const store = storeOf(kind);
+    const limit = String(max);
     return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       store.incr(
         key(request),
         (error, counted) => {
           // A counter store that cannot answer must not take the API down with it.
           if (error || !counted) return done();
-          const resetSeconds = Math.ceil(counted.ttl / 1000);
-          const headers = {
-            'ratelimit-limit': String(max),
-            'ratelimit-remaining': String(Math.max(0, max - counted.current)),
-            'ratelimit-reset': String(resetSeconds),
-          };
+          const reset = String(Math.ceil(counted.ttl / 1000));
+          const remaining = String(Math.max(0, max - counted.current));
           if (counted.current > max) {
             return done(
-              new ApiError('rate-limited', `Too many requests: at most ${max} a minute. Retry in ${resetSeconds} s.`, undefined, {
-                ...headers,
-                'retry-after': String(resetSeconds),
+              new ApiError('rate-limited', `Too many requests: at most ${max} a minute. Retry in ${reset} s.`, undefined, {
+                'ratelimit-limit': limit,
+                'ratelimit-remaining': remaining,
+                'ratelimit-reset': reset,
+                'retry-after': reset,
               }),
             );
           }
-          if (setHeaders) reply.headers(headers);
+          if (setHeaders) reply.header('ratelimit-limit', limit).header('ratelimit-remaining', remaining).header('ratelimit-reset', reset);
           done();
         },
         WINDOW_MS,
