@@ -18,7 +18,6 @@ import { decorateBearer } from './http/bearer.js';
 import { heavyListings } from './http/heavy-listings.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
-import { cookies } from './http/session-cookie.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
 import { webApp } from './http/web-app.js';
 
@@ -110,7 +109,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(health);
 
   decorateBearer(app);
-  await app.register(cookies);
   await app.register(rateLimits);
   await app.register(identityCaches);
   // Before routing: a request to an unknown /api path (answered by the not-found handler, outside the

@@ -1,17 +1,13 @@
-import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import fp from 'fastify-plugin';
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyReply } from 'fastify';
 import { servesHttps, type Config } from '../config.js';
 import { SESSION_COOKIE } from './bearer.js';
 
-/**
- * Lets replies set cookies. The plugin's request hook is what writes them when the reply is sent
- * (without it the pinned release sends none); the session cookie is read by bearerOf, and only when
- * no `Authorization` header is sent.
+/*
+ * The session cookie is written with the cookie library's serializer as a Set-Cookie header of the
+ * answer, and read by bearerOf with its parser: the Fastify plugin around them would add a hook on
+ * the way in and one on the way out of every request, for the few answers that set a cookie.
  */
-export const cookies = fp(async (app: FastifyInstance) => {
-  await app.register(fastifyCookie, { hook: 'onRequest' });
-});
 
 const attributes = (config: Config) => ({
   httpOnly: true,
@@ -27,11 +23,11 @@ const attributes = (config: Config) => ({
  * session. The answer is never cached.
  */
 export function setSessionCookie(reply: FastifyReply, config: Config, session: { token: string; expiresAt: string }): void {
-  reply.setCookie(SESSION_COOKIE, session.token, { ...attributes(config), expires: new Date(session.expiresAt) });
+  reply.header('set-cookie', fastifyCookie.serialize(SESSION_COOKIE, session.token, { ...attributes(config), expires: new Date(session.expiresAt) }));
   reply.header('cache-control', 'no-store');
 }
 
 /** Signing out: the browser forgets the cookie (expired, empty). */
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
-  reply.clearCookie(SESSION_COOKIE, attributes(config));
+  reply.header('set-cookie', fastifyCookie.serialize(SESSION_COOKIE, '', { ...attributes(config), expires: new Date(0), maxAge: 0 }));
 }
