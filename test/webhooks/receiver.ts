@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Received {
   path: string;
@@ -56,4 +57,16 @@ export async function startReceiver(): Promise<Receiver> {
       server.close(() => resolve());
     });
   return receiver;
+}
+
+/** A receiver started before the suite's tests and closed after them: call the result for it. */
+export function suiteReceiver(): () => Receiver {
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  return () => receiver!;
 }

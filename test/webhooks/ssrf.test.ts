@@ -1,8 +1,8 @@
 import type { LookupAddress } from 'node:dns';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
 import { deliverWebhooks, loadConfig } from '../support/src.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { suiteReceiver } from './receiver.js';
 
 /**
  * Where deliveries may go (docs/webhooks.md): only public addresses over https, checked at creation
@@ -86,22 +86,16 @@ describeEachStore(
 describeEachStore(
   'Webhook addresses with WEBHOOK_ALLOW_PRIVATE (local receivers)',
   (h) => {
-    let receiver: Receiver;
-    beforeAll(async () => {
-      receiver = await startReceiver();
-    });
-    afterAll(async () => {
-      await receiver.close();
-    });
+    const receiver = suiteReceiver();
 
     it('DNS rebinding: the address is checked at every delivery, and the one checked is the one connected to', async () => {
       const ws = await h.workspace();
-      receiver.received.length = 0;
-      const hook = await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver.port}/in`, events: ['*'] }));
+      receiver().received.length = 0;
+      const hook = await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver().port}/in`, events: ['*'] }));
       // First the name resolves to the (loopback) receiver: delivered there, so our resolver chose the address.
       answer = ['127.0.0.1'];
       expect(await deliverWebhooks(h.app, { resolver })).toMatchObject({ succeeded: 1 });
-      expect(receiver.received).toHaveLength(1);
+      expect(receiver().received).toHaveLength(1);
       // Then DNS answers an inner address: refused, and nothing reaches anyone.
       for (const [address, error] of [
         ['169.254.169.254', '169.254.169.254: refused: metadata address'],
@@ -113,13 +107,13 @@ describeEachStore(
         expect(await deliverWebhooks(h.app, { resolver, now: new Date(Date.now() + 3_600_000) })).toMatchObject({ succeeded: 0, failed: 1 });
         expect(await lastAttempt(h, ws, hook.id)).toMatchObject({ statusCode: null, error });
         await clear(h, ws);
-        await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver.port}/in`, events: ['*'] }));
+        await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver().port}/in`, events: ['*'] }));
         answer = ['127.0.0.1'];
         await deliverWebhooks(h.app, { resolver });
         const [again] = await ok(as(h, ws).get('/api/webhooks'));
         Object.assign(hook, again);
       }
-      expect(receiver.received.every((r) => r.path === '/in')).toBe(true);
+      expect(receiver().received.every((r) => r.path === '/in')).toBe(true);
       await clear(h, ws);
     });
 
