@@ -1,4 +1,4 @@
-import { andThen } from '../lib/maybe-promise.js';
+import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
 import type { Actor, Role, TokenKind } from './actor.js';
 
 /**
@@ -168,8 +168,8 @@ export type ProjectRelation = 'admin' | 'member' | null;
  * depends on the actor's relation to the record's project.
  */
 export function permits(actor: ActorRole, permission: Permission, record: { ownerId?: string | null; projectRelation?: undefined }): boolean;
-export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): boolean | Promise<boolean>;
-export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): boolean | Promise<boolean> {
+export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): MaybePromise<boolean>;
+export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): MaybePromise<boolean> {
   const scopes = scopesOf(actor.role, permission);
   if (scopes.includes('all')) return true;
   if (scopes.includes('own') && record.ownerId != null && record.ownerId === actor.userId) return true;

@@ -42,7 +42,7 @@ export interface ClosingReply {
  * leave while an earlier hook waits (a token's lookup or touch), and a 'close' listener added after
  * the close never runs: whatever it was to give back would be held for good.
  */
-export function whenClosed(reply: Pick<FastifyReply, 'raw'> | ClosingReply, listener: () => void): void {
+export function whenClosed(reply: ClosingReply, listener: () => void): void {
   if (reply.raw.closed) listener();
   else reply.raw.once('close', listener);
 }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { findWorkspaceByDomain } from '../areas/workspace/index.js';
 import type { Workspace } from '../domain/actor.js';
 import { isWellFormedDomain } from '../lib/domains.js';
+import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { appendRouteHook, hookOf } from './hook.js';
@@ -93,7 +94,7 @@ const notServed = () => new ApiError('workspace-not-found', 'No workspace is ser
  * deletions made here clear both caches at once; see tenancy): it is then answered at once, without
  * a promise.
  */
-export function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): Workspace | Promise<Workspace> {
+export function resolveWorkspace(app: FastifyInstance, request: FastifyRequest): MaybePromise<Workspace> {
   const domain = workspaceDomainOf(request, app.config.baseDomain);
   if (domain === null) throw notServed();
   const cached = app.identity?.workspaces.get(domain);
@@ -151,7 +152,7 @@ export const tenancy = fp(async (app: FastifyInstance) => {
   app.addHook(
     'onRequest',
     hookOf((request) => {
-      let found: Workspace | Promise<Workspace>;
+      let found: MaybePromise<Workspace>;
       try {
         found = resolveWorkspace(app, request);
       } catch (error) {
@@ -159,12 +160,9 @@ export const tenancy = fp(async (app: FastifyInstance) => {
         if (request.routeOptions.config.servedAtBareDomain && isBareDomain(request, app.config.baseDomain)) return;
         throw error;
       }
-      if (found instanceof Promise) {
-        return found.then((workspace) => {
-          request.workspace = workspace;
-        });
-      }
-      request.workspace = found;
+      return andThen(found, (workspace) => {
+        request.workspace = workspace;
+      });
     }),
   );
   // Only the routes that declare it get the hook: every other request pays nothing for it.

@@ -46,7 +46,7 @@ export async function deliverWebhooks(app: FastifyInstance, options: WebhookPass
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const until = new Date(now.getTime() + settings.leaseMs).toISOString();
-  for (const lapse of (await queueFeedEvents(app.db, now.toISOString())).missed) {
+  for (const lapse of await queueFeedEvents(app.db, now.toISOString())) {
     app.log.warn(lapse, 'webhook missed change-feed events: pruned before they were queued (docs/webhooks.md)');
   }
   const runs = await claimDueDeliveries(app.db, now.toISOString(), until, settings.concurrency, claim, DELIVERIES_PER_RUN);

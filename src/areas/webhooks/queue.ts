@@ -25,22 +25,16 @@ export interface MissedFeedEvents {
   prunedThrough: number;
 }
 
-export interface QueuedFeedEvents {
-  queued: number;
-  /** Each lapse is reported once: the webhook's position then moves past it. */
-  missed: MissedFeedEvents[];
-}
-
 /**
  * The queue (docs/webhooks.md "The queue"): each enabled webhook follows its workspace's change
  * feed. For every webhook with events after its position, the events up to the feed's end (all
  * committed, in commit order) whose type it takes are queued as deliveries, and its position moves
  * past those looked through, in one transaction; the move is conditional, so of two instances only
  * one queues them. A change thus writes nothing for the webhooks in its own transaction. Resolves to
- * the deliveries queued.
+ * the webhooks found further behind than the feed keeps, each reported once (its position then
+ * moves past the lapse).
  */
-export async function queueFeedEvents(db: Db, now: string): Promise<QueuedFeedEvents> {
-  let queued = 0;
+export async function queueFeedEvents(db: Db, now: string): Promise<MissedFeedEvents[]> {
   const missed: MissedFeedEvents[] = [];
   for (const webhook of await webhooksBehind(db, WEBHOOKS_PER_PASS)) {
     if (webhook.feedPosition < webhook.prunedThrough) {
@@ -60,11 +54,10 @@ export async function queueFeedEvents(db: Db, now: string): Promise<QueuedFeedEv
     }
     const workspace = { id: webhook.organizationId, domain: webhook.domain };
     const deliveries = taken.map((event) => ({ organizationId: webhook.organizationId, webhookId: webhook.id, eventId: event.id, eventType: event.type, body: envelopeOf(event, workspace), now }));
-    queued += await db.transaction().execute(async (trx) => {
-      if (!(await moveFeedPosition(trx, webhook.id, webhook.feedPosition, to))) return 0;
+    await db.transaction().execute(async (trx) => {
+      if (!(await moveFeedPosition(trx, webhook.id, webhook.feedPosition, to))) return;
       await insertDeliveries(trx, webhook.id, deliveries);
-      return deliveries.length;
     });
   }
-  return { queued, missed };
+  return missed;
 }
