@@ -38,8 +38,9 @@ const STORES = option('store')?.split(',') ?? ['sqlite', 'postgres'];
 const JSON_OUT = option('json');
 /** --sqlite-synchronous normal: SQLite with `?synchronous=normal` (the default is FULL: a commit is on disk when acknowledged). */
 const SQLITE_SYNCHRONOUS = option('sqlite-synchronous');
-/** --profile DIR: the server writes a V8 CPU profile there when it stops (for finding hot paths). */
+/** --profile DIR: the servers and the stand-ins write V8 CPU profiles there when they stop (for finding hot paths; a file's name holds its process id). */
 const PROFILE = option('profile');
+const profiling = () => (PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []);
 /** --compare REF: each case against the server of git revision REF (built in a temporary worktree) instead of the ceiling. */
 const COMPARE = option('compare');
 /** --keep FILE: leaves the seeded PostgreSQL schema in place and writes its URL and fixture to FILE (for profiling a case by hand). */
@@ -843,7 +844,7 @@ async function runStore(store) {
     const port = await freePort();
     const started = await startProcess(
       0,
-      [process.execPath, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`] : []), path.join(root, 'bin/start.js')],
+      [process.execPath, ...profiling(), path.join(root, 'bin/start.js')],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -869,7 +870,7 @@ async function runStore(store) {
   };
   const startHelper = async (script, env = {}, argument) => {
     const port = await freePort();
-    const command = [process.execPath, path.join(ROOT, 'bench', script), ...(argument === undefined ? [] : [argument])];
+    const command = [process.execPath, ...profiling(), path.join(ROOT, 'bench', script), ...(argument === undefined ? [] : [argument])];
     // Every helper answers /readyz with 200 (the ceiling and the raw socket answer any path).
     const started = await startProcess(0, command, { PORT: String(port), ...env }, '/readyz', port);
     started.port = port;
