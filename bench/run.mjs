@@ -47,11 +47,11 @@ const COMPARE = option('compare');
 const KEEP = option('keep');
 
 const PLAN = QUICK
-  ? { main: 100_000, scale: [10_000], pairs: 1, seconds: 1, warmup: 1, firstWarmup: 3, connections: 10 }
-  : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, seconds: 3, warmup: 1, firstWarmup: 6, connections: 10 };
+  ? { main: 100_000, scale: [10_000], pairs: 1, limitPairs: 1, seconds: 1, warmup: 1, firstWarmup: 3, connections: 10 }
+  : { main: 1_000_000, scale: [10_000, 100_000], pairs: 4, limitPairs: 12, seconds: 3, warmup: 1, firstWarmup: 6, connections: 10 };
 
 // --pairs N, --seconds N: more or longer rounds than the plan's (for a closer look at a few cases).
-if (option('pairs')) PLAN.pairs = Number(option('pairs'));
+if (option('pairs')) PLAN.pairs = PLAN.limitPairs = Number(option('pairs'));
 if (option('seconds')) PLAN.seconds = Number(option('seconds'));
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -191,11 +191,11 @@ const ceilingRequestOf = (request, bytes) => ({ ...request, paths: [`/${bytes}`]
 const warmed = new WeakSet();
 
 /**
- * Slices against each side in turn, PLAN.pairs rounds, the order reversed every other round so that
+ * Slices against each side in turn, `pairs` rounds (the plan's unless given), the order reversed every other round so that
  * drift of the machine cancels out. Per side: medians of its slices, and `ratio`, the median of its
  * req/s over the first side's in the same round (`ratios`, one per round).
  */
-async function rounds(sides) {
+async function rounds(sides, pairs = PLAN.pairs) {
   // A server's first load runs cold (its code not yet optimized) for seconds: it gets a longer warm-up.
   for (const side of sides) {
     const first = !warmed.has(side.target);
@@ -203,7 +203,7 @@ async function rounds(sides) {
     await slice(side.target, side.request, first ? PLAN.firstWarmup : PLAN.warmup);
   }
   const slices = sides.map(() => []);
-  for (let i = 0; i < PLAN.pairs; i++) {
+  for (let i = 0; i < pairs; i++) {
     const order = sides.map((_, k) => (i % 2 === 0 ? k : sides.length - 1 - k));
     for (const k of order) slices[k].push(await slice(sides[k].target, sides[k].request, PLAN.seconds));
   }
@@ -325,8 +325,15 @@ async function memoryCase(server, fixture) {
 /** How far below the generator's reach the ceiling must stay for the ratios to be reported. */
 const NOISE = 0.1;
 
-/** The median over rounds of a's req/s over b's (two sides measured in the same rounds). */
-const perRound = (a, b) => median(a.slices.map((x, i) => x.rps / b.slices[i].rps));
+/** a's req/s over b's in each round (two sides measured in the same rounds). */
+const roundRatios = (a, b) => a.slices.map((x, i) => x.rps / b.slices[i].rps);
+/** The median over rounds of a's req/s over b's. */
+const perRound = (a, b) => median(roundRatios(a, b));
+/** The lowest and highest of a's req/s over b's in one round: how far the machine moved them. */
+const roundRange = (a, b) => {
+  const ratios = roundRatios(a, b);
+  return [Math.min(...ratios), Math.max(...ratios)];
+};
 
 /**
  * What bounds this run's figures, in the same rounds, all with GET /activities/{id}'s requests: the
@@ -358,14 +365,18 @@ async function limitsCase({ store, server, ceiling, standIn, fixture, startHelpe
       { id: 'warn', label: 'timetrack GET /activities/{id}, LOG_LEVEL=warn', target: warn, request },
       { id: 'service', label: 'timetrack GET /activities/{id}, default (info)', target: server, request },
     ];
-    const measured = await rounds(rows);
+    // The limits' shares decide targets: more rounds than a case gets, as the VM moves one round's share by ±10 %.
+    const measured = await rounds(rows, PLAN.limitPairs);
     const out = Object.fromEntries(rows.map((row, k) => [row.id, { label: row.label, ...measured[k] }]));
     return {
       rows: Object.values(out),
       bytes: shape.bytes,
       validated: out.ceiling.rps < out.reach.rps * (1 - NOISE),
       logCost: 1 - perRound(out.service, out.warn),
+      logCostRange: roundRange(out.service, out.warn).map((ratio) => 1 - ratio).reverse(),
       overStandIn: perRound(out.service, out.read),
+      overStandInRange: roundRange(out.service, out.read),
+      pairs: PLAN.limitPairs,
     };
   } finally {
     for (const proc of started) await stopProcess(proc);
@@ -700,6 +711,8 @@ function durabilityOf(store, synchronous) {
   return ' (group commit: each answer to a write waits for a flush of the WAL)';
 }
 
+const rangeOf = ([low, high]) => `${fmt(low * 100, 1)}–${fmt(high * 100, 1)} %`;
+
 function printTable(store, results, scaling, memory, meta) {
   const lines = [];
   lines.push('');
@@ -724,6 +737,7 @@ function printTable(store, results, scaling, memory, meta) {
     );
     lines.push(
       `The default log level costs ${fmt(l.logCost * 100, 1)} % of GET /activities/{id}'s req/s against LOG_LEVEL=warn (goal ≤ 10 %); at the default level the service answers ${share(l.overStandIn)} of the stand-in with its primary-key read and no log (goal ≥ 70 %).`,
+      `Medians of ${l.pairs} rounds; the rounds ranged ${rangeOf(l.logCostRange)} for the log level's cost and ${validated ? rangeOf(l.overStandInRange) : '-'} for the share of the stand-in.`,
     );
   } else if (results.length > 0) {
     lines.push('', 'Limits not measured in this run: no ratios are reported.');
