@@ -301,9 +301,16 @@ export async function listActivitiesJson(
   const limit = thread ? ON_EVENT_LOOP : LIST_PIECE;
   const { value: first, time } = await timed(() => listPiece(db, dialect, filter, reader, thread ? { ...options, limit } : options));
   if (first.n < limit) return first.entries === null ? [] : [first.entries];
-  if (thread || (dialect === 'postgres' && db.isTransaction === false)) await giveWayCounted(time);
-  if (thread) return laterPieces(await threadSnapshot(thread, filter, reader, options), start.after);
-  if (dialect === 'postgres' && db.isTransaction === false) return laterPieces(await postgresSnapshot(db, filter, reader, options), start.after);
+  const openSnapshot = thread
+    ? () => threadSnapshot(thread, filter, reader, options)
+    : dialect === 'postgres' && db.isTransaction === false
+      ? () => postgresSnapshot(db, filter, reader, options)
+      : undefined;
+  if (openSnapshot) {
+    // Before the snapshot opens, so that it is not held while the listing waits.
+    await giveWayCounted(time);
+    return laterPieces(await openSnapshot(), start.after);
+  }
   const transaction = dialect === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
     const pieces: Array<Buffer | string> = [];
