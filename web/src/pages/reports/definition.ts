@@ -143,21 +143,11 @@ export function draftOf(report: Report, timeZone: string): Draft {
   return draft;
 }
 
-/** A row of the result tree (rows[].rows for the next dimension, absent at the leaf). */
-export interface ResultRow {
-  key: string | null;
-  label: string;
-  entries: number;
-  time?: number;
-  billableTime?: number;
-  revenue?: Record<string, number>;
-  cost?: Record<string, number>;
-  profit?: Record<string, number>;
-  unpricedBillableTime?: number;
-  uncostedTime?: number;
-  revenueWithheldTime?: number;
-  rows?: ResultRow[];
-}
+/**
+ * A row of the result tree: the served schema's top row, whose rows (the next dimension's, absent at
+ * the leaf) have the same fields at every depth.
+ */
+export type ResultRow = Omit<ReportResult['rows'][number], 'rows'> & { rows?: ResultRow[] };
 
 /** Every currency the result's totals name, per money metric, sorted. */
 export function currenciesOf(result: ReportResult): Record<'revenue' | 'cost' | 'profit', string[]> {
