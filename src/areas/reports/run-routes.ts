@@ -60,7 +60,7 @@ const RUN_FILES = {
 const RUN_ERRORS = {
   403: 'A metric the caller may read none of: revenue (neither an Administrator nor a project admin), cost or profit (not an Administrator); the detail names it',
   422:
-    `Also: a \`timeZone\` that names no IANA zone; hideEmptyRows ` +
+    `Also: a \`timeZone\` that names no IANA zone; \`hideEmptyRows\` ` +
     `false with more than ${MAX_FILLED_BUCKETS} days, weeks or months, or more than ${MAX_ROWS} rows to fill; a day, week or month ` +
     `dimension over a period of more than ${MAX_TIME_SPAN_YEARS} years`,
 };

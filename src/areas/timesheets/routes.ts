@@ -46,7 +46,7 @@ export const timesheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Administrators only. One record per user and ISO week: locking a week that already has one replaces its ' +
           'unlockedTo (absent means null) and updatedAt and keeps its id and createdAt. `userId` must name a user of ' +
-          'this workspace (archived ones included) and year/week a real ISO week (week 53 only in long years), else ' +
+          'this workspace (archived ones included) and `year`/`week` a real ISO week (week 53 only in long years), else ' +
           '422. While `unlockedTo` is in the future the week stays open for the user.',
         body: LockCreate,
         response: Type.Ref(TimesheetLock),
