@@ -9,12 +9,9 @@ import { SESSION_COOKIE } from './bearer.js';
  * the way in and one on the way out of every request, for the few answers that set a cookie.
  */
 
-const attributes = (config: Config) => ({
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  secure: servesHttps(config),
-  path: '/',
-});
+/** The Set-Cookie header of the session cookie: `token` until `expires`, with the attributes every one carries. */
+const sessionCookie = (config: Config, token: string, expires: Date, maxAge?: number): string =>
+  fastifyCookie.serialize(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: servesHttps(config), path: '/', expires, maxAge });
 
 /**
  * Every sign-in's answer (docs/rules.md §7 Browser sessions): the session token in the cookie
@@ -23,11 +20,11 @@ const attributes = (config: Config) => ({
  * session. The answer is never cached.
  */
 export function setSessionCookie(reply: FastifyReply, config: Config, session: { token: string; expiresAt: string }): void {
-  reply.header('set-cookie', fastifyCookie.serialize(SESSION_COOKIE, session.token, { ...attributes(config), expires: new Date(session.expiresAt) }));
+  reply.header('set-cookie', sessionCookie(config, session.token, new Date(session.expiresAt)));
   reply.header('cache-control', 'no-store');
 }
 
 /** Signing out: the browser forgets the cookie (expired, empty). */
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
-  reply.header('set-cookie', fastifyCookie.serialize(SESSION_COOKIE, '', { ...attributes(config), expires: new Date(0), maxAge: 0 }));
+  reply.header('set-cookie', sessionCookie(config, '', new Date(0), 0));
 }
