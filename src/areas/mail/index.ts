@@ -1,22 +1,2 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Area } from '../area.js';
-import { startMailWorker } from './delivery.js';
-
 export { deliverPending } from './delivery.js';
 export { countRecentServiceMessages, enqueueMessage, EXPIRED_BODY, expireMessageWith, listMessages, type NewMessage, type OutboxMessage } from './repository.js';
-
-/**
- * Outgoing mail has no routes: causes write messages with enqueueMessage in their own transaction,
- * and this area runs the delivery worker for as long as the app is up.
- */
-const mailLifecycle: FastifyPluginAsync = async (app) => {
-  let worker: ReturnType<typeof startMailWorker> | undefined;
-  app.addHook('onReady', async () => {
-    worker = startMailWorker(app);
-  });
-  app.addHook('onClose', async () => {
-    await worker?.stop();
-  });
-};
-
-export const mailArea: Area = { name: 'mail', routes: mailLifecycle };
