@@ -1,9 +1,7 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashToken } from '../lib/tokens.js';
-
-/** The browser session cookie (the reference's cookie "whose name ends in _access_token"). */
-export const SESSION_COOKIE = 'timetrack_access_token';
+import { SESSION_COOKIE } from '../route-kit/session-cookie.js';
 
 /** The bearer token of a request, and its digest: the only form in which it is looked up or counted. */
 export interface Bearer {

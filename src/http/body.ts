@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { ApiError, invalid } from '../domain/errors.js';
+import { MAX_JSON_DEPTH, TOO_DEEP, UNSTORABLE_TEXT } from '../route-kit/body-limits.js';
 import { appendRouteHook, hookOf } from './hook.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,16 +45,7 @@ export const jsonBodies = fp(async (app: FastifyInstance) => {
   });
 });
 
-export const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
 
-/**
- * How deep a JSON body may nest: the body itself is level 1, and no object or array of the API goes
- * past a few levels (the free-form `holidays` and report `filters` included). Deeper bodies are 422
- * with the pointer of the first value past the limit, before anything walks them: a walk of 100,000
- * levels (the text walk below, Ajv, or a store's JSON.stringify) overflows the stack, which answered 500.
- */
-export const MAX_JSON_DEPTH = 32;
-export const TOO_DEEP = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays`;
 
 /** A text with at most MAX_JSON_DEPTH brackets cannot nest deeper: most bodies are cleared by this count alone. */
 function mayNestTooDeep(json: string): boolean {

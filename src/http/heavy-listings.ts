@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.js';
 import { otherRequestEnded, otherRequestStarted } from '../lib/giving-way.js';
 import { bearerOf } from './bearer.js';
-import { appendRouteHook, whenClosed, type HookDone } from './hook.js';
+import { whenClosed } from '../route-kit/when-closed.js';
+import { appendRouteHook, type HookDone } from './hook.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { supportAddress, workspaceUrl } from '../config.js';
-import { ProblemSchema } from './schemas.js';
+import { ProblemSchema } from '../route-kit/schemas.js';
 
 export const API_VERSION = '2026-07-04';
 

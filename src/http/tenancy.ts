@@ -6,6 +6,7 @@ import { isWellFormedDomain } from '../lib/domains.js';
 import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
+import '../route-kit/workspace-of.js';
 import { appendRouteHook, hookOf } from './hook.js';
 import { ExpiringCache, IDENTITY_TTL_MS } from './identity-cache.js';
 
@@ -133,6 +134,7 @@ export const identityCaches = fp(async (app: FastifyInstance) => {
     },
   };
   app.decorate('identity', identity);
+  app.decorate('workspaceOf', (request: FastifyRequest) => resolveWorkspace(app, request));
 });
 
 /**

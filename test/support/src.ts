@@ -24,9 +24,9 @@ export { Project as ProjectSchema } from '../../src/areas/projects/schemas.js';
 export { User as UserSchema } from '../../src/areas/users/schemas.js';
 
 /* HTTP */
-export { Nullable } from '../../src/http/schemas.js';
+export { Nullable } from '../../src/route-kit/schemas.js';
 export { ExpiringCache, IDENTITY_TTL_MS } from '../../src/http/identity-cache.js';
-export { jsonObjectOf } from '../../src/http/json-answer.js';
+export { jsonObjectOf } from '../../src/route-kit/json-answer.js';
 export { othersInFlight } from '../../src/lib/giving-way.js';
 export { WEB_ROOT } from '../../src/http/web-app.js';
 export { redactSecretParameters, redactUrl, type RedactionWork } from '../../src/http/log-redaction.js';

@@ -4,7 +4,7 @@ import type { Workspace } from '../../domain/actor.js';
 import { addHours, nowIso } from '../../lib/time.js';
 import { newToken, SESSION_TOKEN_PREFIX } from '../../lib/tokens.js';
 import { insertSession, type SignInMethod } from './repository.js';
-import { secondFactorChallenge } from './two-factor-service.js';
+import { secondFactorChallenge } from './second-factor-challenge.js';
 
 /** Who is signing in, and how: what every way in (link, password, support link…) hands to completeSignIn. */
 export interface SignIn {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { answerNoSoonerThan } from '../../http/answer-floor.js';
-import { Empty, operation } from '../../http/schemas.js';
+import { answerNoSoonerThan } from '../../route-kit/answer-floor.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
 import { requestLink, requestWorkspaceList } from './link-service.js';
 import { LINK_MAILS_PER_ADDRESS_HOUR } from './rules.js';
 import { EmailBody } from './schemas.js';

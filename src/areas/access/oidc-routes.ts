@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { operation, ProblemSchema } from '../../http/schemas.js';
-import { setSessionCookie } from '../../http/session-cookie.js';
+import { operation, ProblemSchema } from '../../route-kit/schemas.js';
+import { setSessionCookie } from '../../route-kit/session-cookie.js';
 import { OidcCallbackQuery, SignInProviders } from './oidc-schemas.js';
 import { finishOidc, OIDC_ATTEMPT_MINUTES, signInProviders, startOidc } from './oidc-service.js';
 import { contextOf } from './sign-in-context.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../route-kit/schemas.js';
 
 export const SignInProviders = Type.Object({
   oidc: Type.Object({

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { workspaceOrigin } from '../../config.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
-import { answerNoSoonerThan } from '../../http/answer-floor.js';
-import { setSessionCookie } from '../../http/session-cookie.js';
-import { resolveWorkspace } from '../../http/tenancy.js';
+import { answerNoSoonerThan } from '../../route-kit/answer-floor.js';
+import { setSessionCookie } from '../../route-kit/session-cookie.js';
+import '../../route-kit/workspace-of.js';
 import { needsSecondFactor } from './complete-sign-in.js';
 import { requestLink } from './link-service.js';
 import { oneTimePurpose, redeemOneTimeSignIn } from './one-time-sign-in.js';
@@ -99,7 +99,7 @@ const deadLinkPage = (reply: FastifyReply, workspace: Workspace, status: number)
   );
 
 /** The workspace of the host (404 problem for a host that selects none). */
-const workspaceOf = async (app: FastifyInstance, request: FastifyRequest): Promise<Workspace> => resolveWorkspace(app, request);
+const workspaceOf = async (app: FastifyInstance, request: FastifyRequest): Promise<Workspace> => app.workspaceOf(request);
 
 /** A form post must come from the workspace's own pages (login CSRF): the browser's Origin says so. */
 function fromOwnPage(app: FastifyInstance, request: FastifyRequest, workspace: Workspace): boolean {

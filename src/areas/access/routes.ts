@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Empty, operation } from '../../http/schemas.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams, AuthSnapshot } from './schemas.js';
 import { API_KEYS_PER_USER } from './rules.js';
 import { authSnapshot, createApiKey, ownApiKeys, revokeApiKey } from './service.js';

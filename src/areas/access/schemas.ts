@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, Timestamp } from '../../route-kit/schemas.js';
 
 export const AuthSnapshot = Type.Object({
   domain: Type.String({ description: 'Workspace subdomain' }),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Empty, operation } from '../../http/schemas.js';
-import { clearSessionCookie } from '../../http/session-cookie.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
+import { clearSessionCookie } from '../../route-kit/session-cookie.js';
 import { SessionMap, SessionParams } from './schemas.js';
 import { endSession, ownSessions, signOut } from './sessions.js';
 

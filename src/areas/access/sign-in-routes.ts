@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { operation } from '../../http/schemas.js';
-import { setSessionCookie } from '../../http/session-cookie.js';
+import { operation } from '../../route-kit/schemas.js';
+import { setSessionCookie } from '../../route-kit/session-cookie.js';
 import { needsSecondFactor } from './complete-sign-in.js';
 import { redeemOneTimeSignIn } from './one-time-sign-in.js';
 import { OneTimeBody, OneTimeSession } from './schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Empty, operation } from '../../http/schemas.js';
-import { setSessionCookie } from '../../http/session-cookie.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
+import { setSessionCookie } from '../../route-kit/session-cookie.js';
 import { contextOf } from './sign-in-context.js';
 import { changeSignInSettings, signInSettings } from './sign-in-settings-service.js';
 import {

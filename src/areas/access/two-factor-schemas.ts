@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../route-kit/schemas.js';
 
 export const TwoFactorStatus = Type.Object({
   enabled: Type.Boolean({ description: 'Whether sign-ins of this account ask for a code' }),

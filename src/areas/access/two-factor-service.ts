@@ -3,7 +3,7 @@ import type { Db, Trx } from '../../db/database.js';
 import type { Actor, Workspace } from '../../domain/actor.js';
 import { ApiError, conflict, invalid, unauthorized } from '../../domain/errors.js';
 import { addMinutes, nowIso } from '../../lib/time.js';
-import { hashToken, newToken } from '../../lib/tokens.js';
+import { hashToken } from '../../lib/tokens.js';
 import { sealerFor } from '../../lib/sealing.js';
 import { completeSignIn, type SignedIn, type SignInContext } from './complete-sign-in.js';
 import type { SignInMethod } from './repository.js';
@@ -18,7 +18,6 @@ import {
   findLiveChallenge,
   findSignInSettings,
   findTwoFactor,
-  insertChallenge,
   replaceRecoveryCodes,
   storePendingSecret,
   useChallenge,
@@ -29,7 +28,6 @@ import {
   BLOCK_MINUTES,
   canonicalRecoveryCode,
   CHALLENGE_ATTEMPTS,
-  CHALLENGE_TTL_MINUTES,
   MAX_FAILED_CODES,
   newRecoveryCode,
   newTotpSecret,
@@ -41,8 +39,6 @@ import {
 /** Sealed values and keyed digests name what they hold (lib/sealing.ts). */
 const SECRET_PURPOSE = 'totp-secret';
 const RECOVERY_PURPOSE = 'recovery-code';
-/** Challenge tokens: `ttc_` and 43 random characters, stored by digest like every token (docs/rules.md §8). */
-export const CHALLENGE_TOKEN_PREFIX = 'ttc_';
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -106,26 +102,6 @@ export async function disableTwoFactor(db: Db, config: Config, actor: Actor, pro
     return true;
   });
   if (!done) throw invalid(proof.code !== undefined ? '/body/code' : '/body/recoveryCode', 'is not a valid code for this account');
-}
-
-/**
- * What every password and link sign-in asks first (docs/rules.md §8 Two-factor codes): for an
- * account with 2FA on, a challenge (an opaque token valid CHALLENGE_TTL_MINUTES, for this workspace)
- * to send with a code to POST /auth/two-factor/verify, instead of a session; otherwise nothing.
- */
-export async function secondFactorChallenge(
-  trx: Db,
-  accountId: string,
-  organizationId: string,
-  method: SignInMethod,
-): Promise<{ challenge: string; expiresAt: string } | undefined> {
-  const row = await findTwoFactor(trx, accountId);
-  if (!row || row.confirmedAt === null) return undefined;
-  const challenge = newToken(CHALLENGE_TOKEN_PREFIX);
-  const now = nowIso();
-  const expiresAt = addMinutes(now, CHALLENGE_TTL_MINUTES);
-  await insertChallenge(trx, { tokenHash: hashToken(challenge), accountId, organizationId, method, expiresAt, now });
-  return { challenge, expiresAt };
 }
 
 const challengeRefused = () => unauthorized('The sign-in challenge is unknown, used, expired or out of attempts: sign in again.');

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Empty, operation } from '../../http/schemas.js';
-import { sendRendered } from '../../http/json-answer.js';
-import { nextLink } from '../../http/pages.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
+import { sendRendered } from '../../route-kit/json-answer.js';
+import { nextLink } from '../../route-kit/pagination.js';
 import { createActivity, deleteActivity, listActivities, updateActivity, visibleActivity } from './service.js';
 import { Activity, ActivityCreate, ActivityMap, ActivityParams, ActivityQuery, ActivityUpdate } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, Timestamp } from '../../route-kit/schemas.js';
 
 export const Activity = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Timestamp } from '../../http/schemas.js';
+import { Id, Timestamp } from '../../route-kit/schemas.js';
 
 /** Path ids are opaque: any string, so a malformed or overlong id is 404 (not found), never 422. */
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { JSON_TYPE } from '../../http/json-answer.js';
-import { operation } from '../../http/schemas.js';
+import { JSON_TYPE } from '../../route-kit/json-answer.js';
+import { operation } from '../../route-kit/schemas.js';
 import { CHANGE_TYPES } from './rules.js';
 import { ChangePage, ChangeQuery } from './schemas.js';
 import { listChanges, type ChangePage as Page } from './service.js';

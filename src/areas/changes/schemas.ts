@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { Nullable, StringEnum } from '../../route-kit/schemas.js';
 import { CHANGE_TYPES, CURSOR_PATTERN, isDeletion, RESOURCE_SCHEMA, type ChangeResource, type ChangeType } from './rules.js';
 
 const typesOf = (resource: ChangeResource, deletions: boolean): ChangeType[] =>

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Empty, operation } from '../../http/schemas.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
 import { Geofence, GeofenceCreate, GeofenceMap, GeofenceParams, GeofenceUpdate } from './schemas.js';
 import { changeGeofence, createGeofence, geofence, removeGeofence, workspaceGeofences } from './service.js';
 

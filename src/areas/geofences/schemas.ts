@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable } from '../../route-kit/schemas.js';
 
 /** Path ids are opaque: any string, so a malformed or overlong id is 404 (not found), never 422. */
 

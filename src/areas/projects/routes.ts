@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sendRendered } from '../../http/json-answer.js';
-import { Empty, operation } from '../../http/schemas.js';
+import { sendRendered } from '../../route-kit/json-answer.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
 import { Project, ProjectCreate, ProjectMap, ProjectParams, ProjectUpdate } from './schemas.js';
 import { changeProject, createProject, project, projectListing, removeProject } from './service.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Notes, Nullable, StringEnum } from '../../http/schemas.js';
+import { Id, IdMap, Name, Notes, Nullable, StringEnum } from '../../route-kit/schemas.js';
 import { ROLES } from '../../domain/actor.js';
 
 const Avatar = Type.String({ maxLength: 2048, description: 'Image URL (or other image reference), up to 2,048 characters' });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
+import { Empty, Id, IdMap, operation } from '../../route-kit/schemas.js';
 import { costRate, costRates, createCostRate, removeCostRate, replaceCostRate } from './cost-service.js';
 import { CostRate, RATE_RULES, RateBody } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { Empty, Id, IdMap, operation } from '../../http/schemas.js';
+import { Empty, Id, IdMap, operation } from '../../route-kit/schemas.js';
 import { MemberParams } from '../projects/index.js';
 import { createRevenueRate, removeRevenueRate, replaceRevenueRate, revenueRate, revenueRates } from './revenue-service.js';
 import { RATE_RULES, RateBody, RevenueRate } from './schemas.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CURRENCY_PATTERN, Nullable, Timestamp } from '../../http/schemas.js';
+import { CURRENCY_PATTERN, Nullable, Timestamp } from '../../route-kit/schemas.js';
 
 /** The fields every rate carries, revenue (per project member) or cost (per user). */
 const rateFields = {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nextLink } from '../../http/pages.js';
-import { operation } from '../../http/schemas.js';
+import { nextLink } from '../../route-kit/pagination.js';
+import { operation } from '../../route-kit/schemas.js';
 import { DETAIL_PIECE, type DetailAnswer } from './detail-service.js';
 import { DetailedReport, DetailQuery } from './detail-schemas.js';
 import { EXPORT_TYPES, sendExport } from './exports/answer.js';

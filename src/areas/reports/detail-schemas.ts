@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../http/schemas.js';
+import { Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../route-kit/schemas.js';
 
 /** The formats of a detailed report: JSON in pages, or the whole report as one file. */
 export const DETAIL_FORMATS = ['json', 'csv', 'xlsx'] as const;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { operation } from '../../http/schemas.js';
+import { operation } from '../../route-kit/schemas.js';
 import { MAX_FILLED_BUCKETS, MAX_TIME_SPAN_YEARS } from './engine/buckets.js';
 import { MAX_ROWS } from './engine/tree.js';
 import { EXPORT_TYPES } from './exports/answer.js';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../route-kit/schemas.js';
 
 export const PERIODS = [
   'custom',

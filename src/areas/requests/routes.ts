@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Permission } from '../../domain/policy.js';
-import { operation } from '../../http/schemas.js';
+import { operation } from '../../route-kit/schemas.js';
 import {
   AssignmentBody,
   AssignResolveBody,

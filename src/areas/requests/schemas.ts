@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Nullable, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Nullable, StringEnum, Timestamp } from '../../route-kit/schemas.js';
 
 export const REQUEST_STATUSES = ['PENDING', 'REJECTED', 'RESOLVED'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Nullable, Timestamp } from '../../http/schemas.js';
+import { Id, IdMap, Nullable, Timestamp } from '../../route-kit/schemas.js';
 
 export const TimesheetLock = Type.Object(
   {

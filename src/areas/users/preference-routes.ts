@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { operation } from '../../http/schemas.js';
+import { operation } from '../../route-kit/schemas.js';
 import { changePreferences, preferences } from './preference-service.js';
 import { NOT_A_KIND, Preferences, PreferencesUpdate, UserParams } from './schemas.js';
 

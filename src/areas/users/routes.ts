@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sendRendered } from '../../http/json-answer.js';
-import { Empty, operation } from '../../http/schemas.js';
+import { sendRendered } from '../../route-kit/json-answer.js';
+import { Empty, operation } from '../../route-kit/schemas.js';
 import { inviteUser } from './invite-service.js';
 import { User, UserInvite, UserMap, UserParams, UserUpdate } from './schemas.js';
 import { changeUser, removeUser, user, userDirectory } from './service.js';

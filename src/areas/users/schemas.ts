@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../http/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../route-kit/schemas.js';
 import { ROLES } from '../../domain/actor.js';
 
 const Role = StringEnum(ROLES, 'Workspace role');

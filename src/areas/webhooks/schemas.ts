@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, StringEnum } from '../../http/schemas.js';
+import { Id, Nullable, StringEnum } from '../../route-kit/schemas.js';
 
 /** An event type a webhook subscribes to (`activity.created`), or `*` for every type. */
 export const EVENT_TYPE_PATTERN = '^(\\*|[a-z][a-z_]*\\.[a-z][a-z_]*)$';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { operation } from '../../http/schemas.js';
+import { operation } from '../../route-kit/schemas.js';
 import { Organization, OrganizationDeleted, OrganizationSummary, OrganizationUpdate, RenameBody, RenameResult } from './schemas.js';
 import { accountWorkspaces, changeOrganization, deleteWorkspace, organization, renameWorkspace } from './service.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CURRENCY_PATTERN, Name, Notes, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../http/schemas.js';
+import { CURRENCY_PATTERN, Name, Notes, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../route-kit/schemas.js';
 
 const TimeOfDay = Type.String({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24 h' });
 const RoundingMode = StringEnum(['NEAREST', 'UP', 'DOWN']);

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
-import { STALLED_ANSWER_MS } from '../../../http/json-answer.js';
+import { STALLED_ANSWER_MS } from '../../../route-kit/json-answer.js';
 import { attachment } from './disposition.js';
 import type { ExportTable } from './table.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { PROBLEM_TITLE, type ProblemCode } from '../domain/errors.js';
-import { TOO_DEEP, UNSTORABLE_TEXT } from './body.js';
+import { TOO_DEEP, UNSTORABLE_TEXT } from './body-limits.js';
 
 /** Building blocks shared by every area's schemas. */
 

@@ -1,7 +1,9 @@
 import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
 import { servesHttps, type Config } from '../config.js';
-import { SESSION_COOKIE } from './bearer.js';
+
+/** The browser session cookie (the reference's cookie "whose name ends in _access_token"). */
+export const SESSION_COOKIE = 'timetrack_access_token';
 
 /*
  * The session cookie is written with the cookie library's serializer as a Set-Cookie header of the

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { LaterPieces } from '../lib/later-pieces.js';
-import { whenClosed, type ClosingReply } from './hook.js';
+import { whenClosed, type ClosingReply } from './when-closed.js';
 
 /** The content type Fastify gives JSON answers; a listing rendered by the database carries the same. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
