@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Promise<void> {
   const t = columnTypes(dialect);

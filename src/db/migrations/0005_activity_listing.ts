@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../frozen/activity-listing.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * GET /activities at any history size: its cost follows the size of the answer, not of the history.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * retired_domains: the domains a deleted workspace held (its current one and every former one),

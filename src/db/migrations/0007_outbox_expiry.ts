@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * outbox.expires_at: a message whose body carries a secret (the one-time support sign-in link) is

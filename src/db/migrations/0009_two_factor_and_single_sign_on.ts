@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * Two-factor codes and single sign-on (docs/rules.md §8 Two-factor codes, Single sign-on):

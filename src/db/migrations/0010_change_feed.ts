@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * The change feed (docs/rules.md §6 Change feed, docs/durability.md "The change feed"): change_events holds one

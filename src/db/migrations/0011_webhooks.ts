@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * Webhooks and their delivery outbox (docs/webhooks.md). A delivery row is written in the

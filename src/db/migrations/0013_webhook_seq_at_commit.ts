@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * PostgreSQL: a delivery takes its webhook's next number at COMMIT, by a deferred constraint trigger

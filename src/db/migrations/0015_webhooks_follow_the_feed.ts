@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import type { MigrationContext } from './index.js';
+import type { MigrationContext } from './context.js';
 
 /**
  * Webhooks take their events from the change feed (docs/webhooks.md "The queue"): `feed_position` is

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { MigrationModule } from './context.js';
 import * as foundation from './0001_foundation.js';
 import * as trackingAndPeople from './0002_tracking_and_people.js';
 import * as billingAndGeofences from './0003_billing_and_geofences.js';
@@ -16,13 +15,7 @@ import * as webhookSeqAtCommit from './0013_webhook_seq_at_commit.js';
 import * as activityOrderInIndexes from './0014_activity_order_in_indexes.js';
 import * as webhooksFollowTheFeed from './0015_webhooks_follow_the_feed.js';
 
-export interface MigrationContext {
-  dialect: Dialect;
-}
-
-export interface MigrationModule {
-  up(db: Kysely<unknown>, context: MigrationContext): Promise<void>;
-}
+export type { MigrationContext, MigrationModule } from './context.js';
 
 /** Every migration, in the order it runs. Add new ones at the end; never edit one that has shipped. */
 export const migrations: Record<string, MigrationModule> = {
