@@ -1,5 +1,5 @@
-import { signal, useSignalEffect } from '@preact/signals';
-import { api } from '../../api/client.js';
+import { useSignalEffect } from '@preact/signals';
+import { loadPendingRequests, pendingRequests } from '../../data/requests.js';
 import { changes, me } from '../../lib/session.js';
 import './manage.css';
 import { lazyPage } from './lazy.js';
@@ -13,14 +13,6 @@ export const MANAGE_PAGES: Record<string, { title: string; page: () => preact.JS
   '/reports': { title: 'Reports', page: lazyPage(() => import('../reports/ReportsPage.js').then((m) => m.ReportsPage)) },
   '/geofences': { title: 'Geofences', page: lazyPage(() => import('../geofences/GeofencesPage.js').then((m) => m.GeofencesPage)) },
 };
-
-/** Pending requests the person should look at: every pending one for an administrator, their own otherwise. */
-export const pendingRequests = signal<number | null>(null);
-
-export async function loadPendingRequests(): Promise<void> {
-  const answer = await api.GET('/requests');
-  if (answer.data) pendingRequests.value = Object.values(answer.data).filter((request) => request.status === 'PENDING').length;
-}
 
 /** The navigation's management links: what the person's role does not offer is not shown. */
 export function ManageLinks({ link }: { link: (href: string, label: string) => preact.JSX.Element }) {

@@ -3,7 +3,7 @@ import { api, problemMessage, type Problem } from '../../api/client.js';
 import { announceChange, changes, formats, me, projects, reloadProjects } from '../../lib/session.js';
 import { loadDirectory } from '../manage/directory.js';
 import '../manage/manage.css';
-import { loadPendingRequests } from '../manage/nav.js';
+import { loadPendingRequests } from '../../data/requests.js';
 import { describeRequest, KIND_LABELS, STATUS_LABELS, type Member, type WorkflowRequest } from './describe.js';
 import { resolveRequest } from './resolve.js';
 
