@@ -1,5 +1,21 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+const ENTRY_POINTS = ['./src/server.ts', './src/bootstrap.ts', './src/cli'];
+const above = (...layers) => [...ENTRY_POINTS, './src/app.ts', ...layers];
+
+/** Each layer, and what it may not import: everything above it. */
+const LAYER_ZONES = [
+  { target: './src/app.ts', from: ENTRY_POINTS, message: 'The app does not import the entry points.' },
+  { target: './src/http', from: above(), message: 'The HTTP pipeline does not import the app or an entry point.' },
+  { target: './src/areas', from: above('./src/http'), message: 'An area imports the route kit, domain, db and lib, never the HTTP pipeline or the app.' },
+  { target: './src/route-kit', from: above('./src/http', './src/areas', './src/db'), message: 'The route kit is a leaf: domain, lib and config only.' },
+  { target: './src/db', from: above('./src/http', './src/areas', './src/route-kit', './src/domain'), message: 'The data layer knows no area, route or policy.' },
+  { target: './src/domain', from: above('./src/http', './src/areas', './src/route-kit', './src/db', './src/config.ts'), message: 'The kernel uses only itself and lib.' },
+  { target: './src/lib', from: above('./src/http', './src/areas', './src/route-kit', './src/db', './src/config.ts', './src/domain/actor.ts', './src/domain/policy.ts'), message: 'lib holds pure helpers: it uses only itself and domain/errors.ts.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/src/api/schema.d.ts'] },
@@ -9,6 +25,21 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  // The layers call only downwards (docs/architecture.md "The layers"): entry points → app → http →
+  // areas → route kit → domain, db, lib. No import cycle anywhere, and no import up a layer.
+  {
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'web/tsconfig.json'], noWarnOnMultipleProjects: true })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
     },
   },
   // Areas meet only through each other's face (src/areas/<name>/index.ts); see docs/architecture.md.

@@ -1,0 +1,48 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The layers and the absence of cycles are held by `npm run lint` (eslint.config.js); these cases lint
+ * a file that is not on disk, under a path of the tree, to show each rule refuses what it is for.
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problemsOf(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe('the import layers', () => {
+  it('lint refuses an import cycle (the kernel importing an area that imports it)', async () => {
+    const problems = await problemsOf('src/domain/errors.ts', "import { geofence } from '../areas/geofences/service.js';\nexport const x = geofence;\n");
+    expect(problems).toContain('import-x/no-cycle');
+  });
+
+  it('lint refuses an area importing the HTTP pipeline', async () => {
+    const problems = await problemsOf('src/areas/geofences/extra.ts', "import { tenancy } from '../../http/tenancy.js';\nexport const x = tenancy;\n");
+    expect(problems).toContain('import-x/no-restricted-paths');
+  });
+
+  it('lint refuses lib importing an area, even through its face', async () => {
+    const problems = await problemsOf('src/lib/extra.ts', "import { createWorkspace } from '../areas/workspace/index.js';\nexport const x = createWorkspace;\n");
+    expect(problems).toContain('import-x/no-restricted-paths');
+  });
+
+  it('lint refuses the route kit importing the data layer', async () => {
+    const problems = await problemsOf('src/route-kit/extra.ts', "import { openStore } from '../db/database.js';\nexport const x = openStore;\n");
+    expect(problems).toContain('import-x/no-restricted-paths');
+  });
+
+  it("lint refuses an area reaching into another area's files instead of its face", async () => {
+    const problems = await problemsOf('src/areas/geofences/extra.ts', "import { createUser } from '../users/repository.js';\nexport const x = createUser;\n");
+    expect(problems).toContain('no-restricted-imports');
+  });
+
+  it('lint accepts an area importing the route kit, the kernel and another area’s face', async () => {
+    const problems = await problemsOf(
+      'src/areas/geofences/extra.ts',
+      "import { Id } from '../../route-kit/schemas.js';\nimport { notFound } from '../../domain/errors.js';\nimport { recordChange } from '../changes/index.js';\nexport const x = [Id, notFound, recordChange];\n",
+    );
+    expect(problems).toEqual([]);
+  });
+});
