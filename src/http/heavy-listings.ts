@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../domain/errors.js';
-import { otherRequestEnded, otherRequestStarted } from '../lib/giving-way.js';
+import { otherRequestEnded, otherRequestStarted } from '../db/giving-way.js';
 import { bearerOf } from './bearer.js';
 import { whenClosed } from '../route-kit/when-closed.js';
 import { appendRouteHook, type HookDone } from './hook.js';
@@ -28,7 +28,7 @@ export const HEAVY_LISTING_RETRY_SECONDS = 1;
  * The counts are of this process (each instance bounds its own listings).
  *
  * It also counts the other requests in flight, which a long listing gives way to between its pieces
- * (lib/giving-way.ts).
+ * (db/giving-way.ts).
  */
 export const heavyListings = fp(async (app: FastifyInstance) => {
   const { perToken, perWorkspace } = app.config.listingConcurrency;

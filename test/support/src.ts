@@ -27,7 +27,7 @@ export { User as UserSchema } from '../../src/areas/users/schemas.js';
 export { Nullable } from '../../src/route-kit/schemas.js';
 export { ExpiringCache, IDENTITY_TTL_MS } from '../../src/http/identity-cache.js';
 export { jsonObjectOf } from '../../src/route-kit/json-answer.js';
-export { othersInFlight } from '../../src/lib/giving-way.js';
+export { othersInFlight } from '../../src/db/giving-way.js';
 export { WEB_ROOT } from '../../src/http/web-app.js';
 export { redactSecretParameters, redactUrl, type RedactionWork } from '../../src/http/log-redaction.js';
 export type { Role } from '../../src/domain/actor.js';

@@ -7,7 +7,7 @@ import { renderedEntry, renderedFieldsOf } from '../../db/rendered-entries.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
-import { giveWay, timed, type PieceTime } from '../../lib/giving-way.js';
+import { giveWay, timed, type PieceTime } from '../../db/giving-way.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { lastKeyOf, type ListKey } from './listing.js';

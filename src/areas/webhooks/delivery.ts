@@ -13,7 +13,7 @@ import {
   releaseDeliveries,
   type ClaimedDelivery,
 } from './repository.js';
-import { timed, wayToGive } from '../../lib/giving-way.js';
+import { timed, wayToGive } from '../../db/giving-way.js';
 import { queueFeedEvents } from './queue.js';
 import { DELIVERIES_PER_RUN, DELIVERY_RETENTION_MS, nextAttemptAfterFailure } from './rules.js';
 import { runConnection, sendOnce, systemResolver, type Resolver, type SendOptions } from './sender.js';
