@@ -3,6 +3,9 @@ import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness, type TestWorkspace } from '../support/harness.js';
 import { toDbBool } from '../support/src.js';
 
+/** The cookie a browser sends its session in (docs/rules.md §7 Browser sessions). */
+const SESSION_COOKIE = 'timetrack_access_token';
+
 /** docs/rules.md §2: who a bearer token stands for, and every way it is 401. */
 describeEachStore('Bearer tokens', (h) => {
   const expect401 = (res: { status: number; headers: Record<string, unknown>; body: any }) => {
@@ -15,12 +18,40 @@ describeEachStore('Bearer tokens', (h) => {
   const session = (harness: Harness, ws: TestWorkspace, expiresInMs = 3_600_000, actAs?: string) =>
     make.session(harness, actAs ?? ws.admin.userId, { expiresInMs, ...(actAs ? { actingIn: ws } : {}) });
 
-  it('GET /auth returns the email, the workspace domain and the bearer token in use', async () => {
+  it('GET /auth answers an administrator\'s API key with the domain, email, token, their user id and role Administrator', async () => {
     const ws = await h.workspace();
     const res = await as(h, ws).get('/api/auth');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ domain: ws.domain, email: ws.admin.email, token: ws.admin.token });
+    expect(res.body).toEqual({ domain: ws.domain, email: ws.admin.email, token: ws.admin.token, userId: ws.admin.userId, role: 'Administrator' });
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('GET /auth answers a User\'s API key with that user\'s id, as GET /users keys them, and role User', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const res = await as(h, ws, user).get('/api/auth');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ domain: ws.domain, email: user.email, token: user.token, userId: user.userId, role: 'User' });
+    const users = await as(h, ws).get('/api/users');
+    expect(users.body[res.body.userId]).toMatchObject({ email: user.email, role: 'User' });
+  });
+
+  it('GET /auth answers a browser session (the session cookie) with the signed-in person\'s user id and role in this workspace', async () => {
+    const ws = await h.workspace();
+    const user = await h.user(ws);
+    const token = await make.session(h, user.userId);
+    const res = await h.call('GET', '/api/auth', { host: ws.host, headers: { cookie: `${SESSION_COOKIE}=${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ domain: ws.domain, email: user.email, token, userId: user.userId, role: 'User' });
+  });
+
+  it('GET /auth answers a support session with the email, id and role of the user it acts as', async () => {
+    const ws = await h.workspace();
+    const second = await h.user(ws, { role: 'Administrator' });
+    const token = await session(h, ws, 3_600_000, second.userId);
+    const res = await h.call('GET', '/api/auth', { host: ws.host, token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ domain: ws.domain, email: second.email, token, userId: second.userId, role: 'Administrator' });
   });
 
   it('a missing Authorization header is 401', async () => {
@@ -84,12 +115,12 @@ describeEachStore('Bearer tokens', (h) => {
     const a = await h.workspace();
     const b = await h.workspace();
     const token = await session(h, a);
-    // A user of b on the same account (the same email).
-    await make.user(h, b, { email: a.admin.email });
+    // A user of b on the same account (the same email): GET /auth names the user of each workspace.
+    const atBUser = await make.user(h, b, { email: a.admin.email });
     const atA = await h.call('GET', '/api/auth', { host: a.host, token });
     const atB = await h.call('GET', '/api/auth', { host: b.host, token });
-    expect(atA.body).toEqual({ domain: a.domain, email: a.admin.email, token });
-    expect(atB.body).toEqual({ domain: b.domain, email: a.admin.email, token });
+    expect(atA.body).toEqual({ domain: a.domain, email: a.admin.email, token, userId: a.admin.userId, role: 'Administrator' });
+    expect(atB.body).toEqual({ domain: b.domain, email: a.admin.email, token, userId: atBUser.userId, role: 'User' });
     const organizations = await h.call('GET', '/api/organizations', { host: b.host, token });
     expect(organizations.body).toEqual([
       { active: true, domain: a.domain, name: `Workspace ${a.domain}` },
