@@ -10,7 +10,7 @@ import { loadConfig } from './config.js';
  * (instead of its own ~1.85): SQLite's large answers (a long listing is one buffer)
  * live outside the heap but count against that room until a young collection frees them, and after
  * a burst of writes (whose requests outlive young collections while they wait for the disk) the
- * smaller room made V8 run major collections back to back under a listing load (README, "A read
+ * smaller room made V8 run major collections back to back under a listing load (docs/performance.md, "A read
  * after writes"). PostgreSQL's answers are strings inside the heap, which this does
  * not concern: V8's default stays there.
  */
@@ -22,7 +22,7 @@ function tuneGarbageCollection(databaseUrl: string): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   tuneGarbageCollection(config.databaseUrl);
-  // Flushed on shutdown and on a crash (README, "Logs", says what a kill -9 may lose).
+  // Flushed on shutdown and on a crash (docs/operations.md, "Logs", says what a kill -9 may lose).
   const logs = batchedLogDestination();
   process.on('uncaughtException', (error) => {
     logs.write(`${JSON.stringify({ level: 60, time: Date.now(), msg: 'crashed', err: { message: error.message, stack: error.stack } })}\n`);

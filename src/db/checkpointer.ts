@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 /**
  * How often the checkpointer copies the WAL's new frames into the database file. A checkpoint copies
  * each page once, however many frames hold it: under steady writes the same few index pages are
- * rewritten by every commit, so a longer interval copies far less (measured in the README, "Performance").
+ * rewritten by every commit, so a longer interval copies far less (measured in docs/performance.md, "What each optimisation bought").
  */
 const CHECKPOINT_INTERVAL_MS = 250;
 

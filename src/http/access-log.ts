@@ -10,7 +10,7 @@ const boundFieldsOf = (log: object): string => (log as Record<symbol, string>)[c
 const destinationOf = (log: object): { write(line: string): unknown } => (log as Record<symbol, { write(line: string): unknown }>)[streamSym];
 
 /**
- * One access line per answered request, at `info` (README, "Logs"): method, route
+ * One access line per answered request, at `info` (docs/operations.md, "Logs"): method, route
  * pattern, status, time, workspace, and the request id pino binds to every line. The route is the
  * pattern (`/api/activities/:activityId`), never the URL, so no id, token or query value reaches it.
  * Fastify's own two lines per request (received, completed) are turned off in buildApp.
@@ -52,7 +52,7 @@ export interface LogDestination {
 /**
  * Standard output as the server's log destination: lines are gathered here and each batch goes to
  * pino's asynchronous destination (sonic-boom) in one write, behind the request (one write per line
- * cost a hand-over to another thread per request; README, "Logs" says what a kill -9 may lose). The
+ * cost a hand-over to another thread per request; docs/operations.md, "Logs" says what a kill -9 may lose). The
  * batching is ours, not sonic-boom's `minLength`: that measures the whole pending text on every line
  * (`Buffer.byteLength` of up to 16 KiB), which cost more than formatting the line.
  */

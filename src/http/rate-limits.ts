@@ -82,7 +82,7 @@ function isUnderApi(request: FastifyRequest): boolean {
  *
  * The counting is @fastify/rate-limit's own (its in-process and Redis stores: a fixed window per
  * key); the hooks call the store directly rather than through the plugin's createRateLimit, whose
- * chain of promises costs more per check than the counting itself (README, "Performance"). The
+ * chain of promises costs more per check than the counting itself (docs/performance.md, "What each optimisation bought"). The
  * in-process store answers synchronously, so a check costs no turn of the event loop.
  */
 export const rateLimits = fp(async (app: FastifyInstance) => {

@@ -15,7 +15,7 @@ export const EXPORT_TYPES: Record<ExportFormat, string> = {
 
 /**
  * The writer of each format, loaded on its first use: exceljs and pdfkit are large, and a server
- * that never writes a spreadsheet or a PDF does not hold them (README, "Report exports and detailed reports").
+ * that never writes a spreadsheet or a PDF does not hold them (docs/performance.md, "Report exports and detailed reports").
  */
 const WRITERS: Record<ExportFormat, () => Promise<(table: ExportTable) => Readable>> = {
   csv: async () => (await import('./csv.js')).csvStream,
