@@ -4,7 +4,7 @@ import { buildApp } from '../app.js';
 import { createApiKey } from '../areas/access/index.js';
 import { listMessages } from '../areas/mail/index.js';
 import { createImpersonationRequest } from '../areas/requests/index.js';
-import { findUserIdByEmail } from '../areas/users/index.js';
+import { workspaceUserOfEmail } from '../areas/users/index.js';
 import { createWorkspace, findWorkspaceByDomain, releaseRetiredDomain } from '../areas/workspace/index.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../db/database.js';
@@ -72,7 +72,7 @@ export function buildCli(): Command {
     .action(async (options: { domain: string; email: string; name: string }) => {
       const result = await withApp(async (app) => {
         const { id: organizationId } = await workspaceOf(app, options.domain);
-        const user = await findUserIdByEmail(app.db, organizationId, options.email);
+        const user = await workspaceUserOfEmail(app.db, organizationId, options.email);
         if (!user) throw new CliError(`no user ${options.email} in workspace "${options.domain}"; invite them first`);
         if (user.archived) throw new CliError(`user ${options.email} is archived`);
         const { key } = await createApiKey(app.db, { organizationId, userId: user.id }, options.name);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { as, BASE_DOMAIN, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
 import { startProvider, type TestProvider } from '../support/oidc-provider.js';
+import { changesSince, feedEnd, readFeed } from '../changes/feed-support.js';
 
 const PUBLIC_URL = `http://${BASE_DOMAIN}:3000`;
 const REDIRECT_URI = `${PUBLIC_URL}/api/auth/oidc/callback`;
@@ -86,7 +87,7 @@ describeEachStore(
       expect(cookie).toContain('HttpOnly');
       expect(cookie).toContain('SameSite=Lax');
       const me = await ok(h.call('GET', '/api/auth', { host: ws.host, token }));
-      expect(me).toEqual({ domain: ws.domain, email, token });
+      expect(me).toEqual({ domain: ws.domain, email, token, userId: user.userId, role: 'User' });
       const users = await ok(as(h, ws).get('/api/users'));
       expect(users[user.userId].email).toBe(email);
       const sessions = await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token }));
@@ -186,6 +187,20 @@ describeEachStore(
       // A second sign-on finds the same user, never a second one.
       expect((await signOn(ws, sub)).status).toBe(302);
       expect(Object.values(await ok(as(h, ws).get('/api/users'))).filter((user: any) => user.email === email)).toHaveLength(1);
+    });
+
+    it('a person who joins by single sign-on is recorded in the change feed as user.joined, acted by the new user, once', async () => {
+      const ws = await h.workspace();
+      await ok(as(h, ws).put('/api/auth/settings', { invitationDomains: ['invited.example'] }));
+      const start = await feedEnd(h, ws);
+      const { sub, email } = person('invited.example');
+      expect((await signOn(ws, sub)).status).toBe(302);
+      const joined = Object.values(await ok(as(h, ws).get('/api/users'))).find((user: any) => user.email === email) as any;
+      const events = (await readFeed(h, ws, ws.admin, start)).events;
+      expect(events.map((event) => [event.type, event.actorId, event.data])).toEqual([['user.joined', joined.id, joined]]);
+      // Signing on again finds the same user: no second event.
+      expect((await signOn(ws, sub)).status).toBe(302);
+      expect(await changesSince(h, ws, start)).toEqual([['user.joined', joined]]);
     });
 
     it('invitation domains must be among OIDC_ALLOWED_DOMAINS when the deployment sets them; a person outside them is refused', async () => {

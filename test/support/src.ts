@@ -47,7 +47,7 @@ export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../.
 export { pruneChanges, recordChange, type ChangeType } from '../../src/areas/changes/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
-export { createUser } from '../../src/areas/users/index.js';
+export { createUser } from '../../src/areas/users/repository.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
 export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver } from '../../src/areas/webhooks/index.js';
 

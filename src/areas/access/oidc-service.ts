@@ -6,7 +6,7 @@ import { ApiError, forbidden, notFound, unauthorized } from '../../domain/errors
 import { emailDomainOf, isEmail, normalizeEmail } from '../../lib/email.js';
 import { addMinutes, nowIso } from '../../lib/time.js';
 import { hashToken } from '../../lib/tokens.js';
-import { createUser, findUserIdByEmail } from '../users/index.js';
+import { joinBySingleSignOn, workspaceUserOfEmail } from '../users/index.js';
 import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } from './complete-sign-in.js';
 import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
@@ -125,7 +125,7 @@ export async function finishOidc(
     throw forbidden('Single sign-on is not open to this email domain here.');
   }
   const session = await db.transaction().execute(async (trx) => {
-    const user = await findUserIdByEmail(trx, workspace.id, email);
+    const user = await workspaceUserOfEmail(trx, workspace.id, email);
     if (user?.archived) throw forbidden('This person\'s place in the workspace is archived.');
     let accountId: string;
     if (user) {
@@ -135,7 +135,7 @@ export async function finishOidc(
       if (!invitationDomains.includes(domain)) throw forbidden('This person is not invited to the workspace: ask an administrator for an invitation.');
       accountId = await findOrCreateAccount(trx, email);
       const name = typeof claims?.name === 'string' ? claims.name.trim().slice(0, 200) || null : null;
-      await createUser(trx, { organizationId: workspace.id, accountId, role: 'User', name });
+      await joinBySingleSignOn(trx, { organizationId: workspace.id, accountId, name });
     }
     const outcome = await completeSignIn(trx, config, { accountId, workspace, method: 'oidc', secondFactorDone: true }, context);
     if (needsSecondFactor(outcome)) throw new Error('a single sign-on asked for a second factor');

@@ -40,6 +40,7 @@ export const CHANGE_TYPES = {
   'cost_rate.updated': 'cost_rate',
   'cost_rate.deleted': 'cost_rate',
   'user.invited': 'user',
+  'user.joined': 'user',
   'user.updated': 'user',
   'user.archived': 'user',
   'user.unarchived': 'user',

@@ -1,2 +1,2 @@
-export { createUser, findUserIdByEmail, type NewUser } from './repository.js';
+export { addFirstAdministrator, joinBySingleSignOn, workspaceUserOfEmail } from './join-service.js';
 export { preferredTimeZone } from './preference-service.js';

@@ -13,7 +13,7 @@ import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
 import { findOrCreateAccount, mintApiKey } from '../access/index.js';
-import { createUser } from '../users/index.js';
+import { addFirstAdministrator } from '../users/index.js';
 import {
   deleteOrganization,
   deleteRetiredDomain,
@@ -190,12 +190,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Crea
           createdAt: nowIso(),
         });
         const accountId = await findOrCreateAccount(trx, input.adminEmail);
-        const userId = await createUser(trx, {
-          organizationId,
-          accountId,
-          role: 'Administrator',
-          name: input.adminName?.trim() || null,
-        });
+        const userId = await addFirstAdministrator(trx, { organizationId, accountId, name: input.adminName?.trim() || null });
         const apiKey = await mintApiKey(trx, { organizationId, userId }, 'Created with the workspace');
         return { domain, organizationId, userId, apiKey: apiKey.key };
       }),
