@@ -118,7 +118,7 @@ describeEachStore('POST /auth/one-time', (h) => {
     const session = { ...r.resolver, token: res.body.token };
     const auth = await as(h, r.ws, session).get('/api/auth');
     expect(auth.status).toBe(200);
-    expect(auth.body).toEqual({ domain: r.ws.domain, email: r.resolver.email, token: res.body.token });
+    expect(auth.body).toEqual({ domain: r.ws.domain, email: r.resolver.email, token: res.body.token, userId: r.resolver.userId, role: 'Administrator' });
     expect((await as(h, r.ws, session).get('/api/timesheets/locks')).status).toBe(200);
     expect((await as(h, r.ws, session).get('/api/requests')).body[r.requestId]).toMatchObject({ status: 'RESOLVED' });
     const stored = await h.app.db.selectFrom('sessions').selectAll().where('user_id', '=', r.resolver.userId).execute();

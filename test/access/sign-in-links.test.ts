@@ -77,7 +77,7 @@ describeEachStore(
       expect(res.body).toEqual({ domain: ws.domain, email: user.email, token: expect.stringMatching(/^tts_/), expiresAt: expect.any(String), purpose: 'sign-in' });
       expect(Date.parse(res.body.expiresAt) - Date.now()).toBeGreaterThan(12 * 60 * MINUTE - MINUTE);
       expect(String(res.headers['set-cookie'])).toContain(`timetrack_access_token=${res.body.token};`);
-      expect(await ok(h.call('GET', '/api/auth', { host: ws.host, token: res.body.token }))).toEqual({ domain: ws.domain, email: user.email, token: res.body.token });
+      expect(await ok(h.call('GET', '/api/auth', { host: ws.host, token: res.body.token }))).toEqual({ domain: ws.domain, email: user.email, token: res.body.token, userId: user.userId, role: 'User' });
       // Single use.
       expect((await redeem(h, ws, token)).status).toBe(401);
       const [message] = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'signInLink');

@@ -60,7 +60,7 @@ describeEachStore('Sign-in: browser sessions', (h: Harness) => {
     const { ws, user, token } = await signedIn(h);
     const res = await withCookie(h, ws, token, 'GET', '/api/auth');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ domain: ws.domain, email: user.email, token });
+    expect(res.body).toEqual({ domain: ws.domain, email: user.email, token, userId: user.userId, role: 'User' });
     // An Authorization header wins over the cookie.
     const both = await h.call('GET', '/api/auth', { host: ws.host, token: user.token, headers: { cookie: `${COOKIE}=${token}` } });
     expect(both.body.token).toBe(user.token);

@@ -18,7 +18,9 @@ for (const store of eachStore) {
       expect(out).toContain(`curl -H "Authorization: Bearer ${key}" http://demo.localhost:0/api/auth`);
       const res = await request(server.port, 'GET', '/api/auth', { host: `demo.localhost:${server.port}`, authorization: `Bearer ${key}` });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ domain: 'demo', email: 'admin@example.com', token: key });
+      const users = await request(server.port, 'GET', '/api/users', { host: `demo.localhost:${server.port}`, authorization: `Bearer ${key}` });
+      const [adminId] = Object.keys(users.body);
+      expect(res.body).toEqual({ domain: 'demo', email: 'admin@example.com', token: key, userId: adminId, role: 'Administrator' });
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     });
@@ -117,7 +119,7 @@ for (const store of eachStore) {
       const server = await startServer({ DATABASE_URL: url, BOOTSTRAP: 'false' });
       try {
         const auth = await request(server.port, 'GET', '/api/auth', { host: 'acme.localhost', authorization: `Bearer ${created.apiKey}` });
-        expect(auth.body).toEqual({ domain: 'acme', email: 'boss@acme.example.com', token: created.apiKey });
+        expect(auth.body).toEqual({ domain: 'acme', email: 'boss@acme.example.com', token: created.apiKey, userId: created.userId, role: 'Administrator' });
         const organization = await request(server.port, 'GET', '/api/organization', { host: 'acme.localhost', authorization: `Bearer ${created.apiKey}` });
         expect(organization.body).toMatchObject({ id: created.organizationId, name: 'Acme', currency: 'EUR', timeZone: 'Europe/Berlin' });
       } finally {
