@@ -1,10 +1,10 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import { api, goToSignIn } from './api/client.js';
+import { goToSignIn } from './api/client.js';
 import { ToastRegion } from './components/Toast.js';
+import { loadSession, me, signOut } from './data/session.js';
 import { currentPath, followLink, navigate } from './lib/router.js';
-import { loadSession, me } from './lib/session.js';
 import { MANAGE_PAGES, ManageLinks } from './pages/manage/nav.js';
 import { ProfilePage } from './pages/Profile.js';
 import { SignInPage } from './pages/SignIn.js';
@@ -30,12 +30,6 @@ async function start(): Promise<void> {
     return;
   }
   state.value = 'ready';
-}
-
-async function signOut(): Promise<void> {
-  await api.POST('/auth/sign-out');
-  me.value = null;
-  location.assign('/sign-in');
 }
 
 function Nav() {

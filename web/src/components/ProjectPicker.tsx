@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { projects } from '../lib/session.js';
+import { projects } from '../data/projects.js';
 
 interface Props {
   id: string;

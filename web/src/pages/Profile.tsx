@@ -1,11 +1,13 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Preferences, type Problem, type Schemas } from '../api/client.js';
+import { fieldErrors, problemMessage, type Preferences, type Problem, type User } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
+import { apiKeys, createApiKey, loadApiKeys, revokeApiKey, type ApiKey } from '../data/api-keys.js';
+import { formats, preferences, savePreferences } from '../data/preferences.js';
+import { me } from '../data/session.js';
+import { directory, loadUser, updateUser } from '../data/users.js';
 import { browserTimeZone } from '../lib/format.js';
-import { formats, me, preferences } from '../lib/session.js';
 import { AccountSecurity } from './Security.js';
 
-type ApiKey = Schemas['ApiKey'];
 type NotificationKind = keyof NonNullable<Preferences['notifications']>;
 const NOTIFICATIONS: [NotificationKind, string][] = [
   ['activityCreated', 'An activity is created'],
@@ -26,8 +28,7 @@ function Saved({ problem, saved }: { problem?: Problem; saved: boolean }) {
   return saved ? <p role="status">Saved.</p> : null;
 }
 
-function Person() {
-  const user = me.value!;
+function Person({ user }: { user: User }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const saved = useSignal(false);
   const errors = fieldErrors(problem.value);
@@ -35,13 +36,9 @@ function Person() {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const text = (key: string) => String(form.get(key) ?? '').trim();
-    const answer = await api.PUT('/users/{userId}', {
-      params: { path: { userId: user.id } },
-      body: { name: text('name'), phone: text('phone') || null, title: text('title') || null },
-    });
+    const answer = await updateUser(user.id, { name: text('name'), phone: text('phone') || null, title: text('title') || null });
     problem.value = answer.error;
     saved.value = !answer.error;
-    if (answer.data) me.value = answer.data;
   };
   return (
     <form class="card" onSubmit={submit} aria-labelledby="person-heading">
@@ -76,19 +73,15 @@ function PreferencesForm() {
     const on = (key: string) => form.get(key) === 'on';
     const notifications: Record<string, Record<string, boolean>> = {};
     for (const [kind] of NOTIFICATIONS) notifications[kind] = Object.fromEntries(CHANNELS.map((channel) => [channel, on(`${kind}.${channel}`)]));
-    const answer = await api.PUT('/users/{userId}/preferences', {
-      params: { path: { userId: user.id } },
-      body: {
-        locale: String(form.get('locale') ?? '').trim() || null,
-        timeZone: String(form.get('timeZone') ?? '') || null,
-        dateTimeFormat: { clock24Hour: form.get('clock') === '24', numeric: on('numeric'), showSeconds: on('showSeconds') },
-        durationFormat: { mode: String(form.get('durationMode')) as 'HOURS_MINUTES', compact: on('compact') },
-        notifications,
-      },
+    const answer = await savePreferences(user.id, {
+      locale: String(form.get('locale') ?? '').trim() || null,
+      timeZone: String(form.get('timeZone') ?? '') || null,
+      dateTimeFormat: { clock24Hour: form.get('clock') === '24', numeric: on('numeric'), showSeconds: on('showSeconds') },
+      durationFormat: { mode: String(form.get('durationMode')) as 'HOURS_MINUTES', compact: on('compact') },
+      notifications,
     });
     problem.value = answer.error;
     saved.value = !answer.error;
-    if (answer.data) preferences.value = answer.data;
   };
   const clock24 = prefs.dateTimeFormat?.clock24Hour ?? !new Intl.DateTimeFormat(formats.value.locale, { hour: 'numeric' }).resolvedOptions().hour12;
   return (
@@ -186,36 +179,29 @@ function PreferencesForm() {
 }
 
 function ApiKeys() {
-  const keys = useSignal<ApiKey[]>([]);
   const created = useSignal<{ name: string; key: string } | null>(null);
   const problem = useSignal<Problem | undefined>(undefined);
   const copied = useSignal(false);
-  const load = async () => {
-    const answer = await api.GET('/api-keys');
-    if (answer.data) keys.value = Object.values(answer.data);
-  };
   useSignalEffect(() => {
-    void load();
+    void loadApiKeys();
   });
   const errors = fieldErrors(problem.value);
   const create = async (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const name = String(new FormData(form).get('name') ?? '').trim();
-    const answer = await api.POST('/api-keys', { body: { name } });
+    const answer = await createApiKey(name);
     problem.value = answer.error;
     if (answer.data) {
       created.value = { name: answer.data.name, key: answer.data.key };
       copied.value = false;
       form.reset();
     }
-    await load();
   };
   const revoke = async (key: ApiKey) => {
-    const answer = await api.DELETE('/api-keys/{apiKeyId}', { params: { path: { apiKeyId: key.id } } });
+    const answer = await revokeApiKey(key.id);
     problem.value = answer.error;
     if (created.value?.name === key.name) created.value = null;
-    await load();
   };
   const copy = async () => {
     await navigator.clipboard.writeText(created.value!.key);
@@ -244,11 +230,11 @@ function ApiKeys() {
         </div>
       )}
       {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
-      {keys.value.length === 0 ? (
+      {apiKeys.value.length === 0 ? (
         <p class="muted">No API keys.</p>
       ) : (
         <ul class="keys">
-          {keys.value.map((key) => (
+          {apiKeys.value.map((key) => (
             <li key={key.id}>
               <span>
                 <strong>{key.name}</strong> <code>{key.prefix}…</code>
@@ -268,10 +254,16 @@ function ApiKeys() {
 }
 
 export function ProfilePage() {
+  const myId = me.value!.id;
+  useSignalEffect(() => {
+    void loadUser(myId);
+  });
+  // The person's own record (name, phone, title) comes with the page: signing in loads no user record.
+  const myself = directory.value[myId];
   return (
     <>
       <h1>Profile</h1>
-      <Person />
+      {myself && <Person user={myself} />}
       <PreferencesForm />
       <AccountSecurity />
       <ApiKeys />

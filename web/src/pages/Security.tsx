@@ -1,11 +1,10 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type Schemas } from '../api/client.js';
+import { fieldErrors, problemMessage, type Problem } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
-import { formats } from '../lib/session.js';
+import { accountSessions, changePassword, endAccountSessions, loadAccountSessions, type AccountSession } from '../data/account.js';
+import { formats } from '../data/preferences.js';
 
-type Session = Schemas['Session'];
-
-const METHOD: Record<Session['method'], string> = {
+const METHOD: Record<AccountSession['method'], string> = {
   support: 'support link',
   link: 'email link',
   invitation: 'invitation',
@@ -16,30 +15,20 @@ const METHOD: Record<Session['method'], string> = {
 
 /** Where the account is signed in; ending one signs that browser out at once. */
 function Sessions() {
-  const sessions = useSignal<Session[]>([]);
   const problem = useSignal<Problem | undefined>(undefined);
-  const load = async () => {
-    const answer = await api.GET('/auth/sessions');
-    problem.value = answer.error;
-    if (answer.data) sessions.value = Object.values(answer.data);
-  };
   useSignalEffect(() => {
-    void load();
+    void loadAccountSessions().then((refused) => (problem.value = refused));
   });
   const end = async (ids: string[]) => {
-    for (const sessionId of ids) {
-      const answer = await api.DELETE('/auth/sessions/{sessionId}', { params: { path: { sessionId } } });
-      problem.value = answer.error;
-    }
-    await load();
+    problem.value = await endAccountSessions(ids);
   };
-  const others = sessions.value.filter((session) => !session.current);
+  const others = accountSessions.value.filter((session) => !session.current);
   return (
     <section class="card" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
       {problem.value && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
       <ul class="keys">
-        {sessions.value.map((session) => (
+        {accountSessions.value.map((session) => (
           <li key={session.id}>
             <span>
               <strong>{session.current ? 'This browser' : (session.userAgent ?? 'Unknown browser')}</strong>{' '}
@@ -73,7 +62,7 @@ function PasswordChange() {
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const currentPassword = String(data.get('currentPassword') ?? '');
-    const answer = await api.PUT('/auth/password', { body: { newPassword: String(data.get('newPassword') ?? ''), ...(currentPassword ? { currentPassword } : {}) } });
+    const answer = await changePassword({ newPassword: String(data.get('newPassword') ?? ''), ...(currentPassword ? { currentPassword } : {}) });
     problem.value = answer.error;
     saved.value = !answer.error;
     if (!answer.error) form.reset();

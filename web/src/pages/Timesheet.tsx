@@ -1,68 +1,19 @@
 import { signal, useSignal, useSignalEffect } from '@preact/signals';
-import { api, problemMessage, type Activity } from '../api/client.js';
+import { problemMessage } from '../api/client.js';
 import { DraftInput } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
-import { announceChange, changes, formats, me, projects } from '../lib/session.js';
-import { addDays, dayKey, dayOf, isoWeek, mondayOf, parseDuration, weekDays, zonedInstant } from '../lib/time.js';
-import { loadWeekRequests, noteLockedWeek, requestApproval, requestUnlock, weekKey, weekLocked, weekRequests } from '../lib/weeks.js';
+import { changes } from '../data/changes.js';
+import { formats } from '../data/preferences.js';
+import { projects } from '../data/projects.js';
+import { loadRequests, requestApproval, requestUnlock } from '../data/requests.js';
+import { lengthOf, loadTimesheetWeek, NO_PROJECT, setCell, timesheetWeek } from '../data/timesheet.js';
+import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
+import { addDays, dayKey, dayOf, isoWeek, mondayOf, parseDuration, weekDays } from '../lib/time.js';
 
-const NO_PROJECT = '';
+/** The week shown (this week until the person moves): kept while they visit other pages. */
 const shown = signal<Date | null>(null);
-const activities = signal<Activity[]>([]);
 /** Rows added by the person that hold no time yet. */
 const addedRows = signal<string[]>([]);
-
-async function loadWeek(monday: Date): Promise<void> {
-  const tz = formats.value.timeZone;
-  const answer = await api.GET('/activities', {
-    params: { query: { from: zonedInstant(monday, 0, 0, tz).toISOString(), to: zonedInstant(addDays(monday, 7), 0, 0, tz).toISOString(), userId: me.value!.id } },
-  });
-  if (answer.data) activities.value = Object.values(answer.data).filter((a) => a.endedAt !== null && a.userId === me.value!.id);
-}
-
-const length = (a: Activity) => Date.parse(a.endedAt!) - Date.parse(a.startedAt);
-
-/**
- * Makes the person's time on a project and day add up to `minutes`: more extends the day's last
- * entry on it (or records one from 09:00), less shortens entries from the last, deleting those it
- * uses up (docs/web-app.md).
- */
-async function setCell(projectId: string, day: Date, minutes: number): Promise<string | null> {
-  const tz = formats.value.timeZone;
-  const items = activities.value
-    .filter((a) => (a.projectId ?? NO_PROJECT) === projectId && dayKey(dayOf(Date.parse(a.startedAt), tz)) === dayKey(day))
-    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
-  let delta = minutes * 60_000 - items.reduce((sum, a) => sum + length(a), 0);
-  if (delta === 0) return null;
-  const failed = (error: { status: number; detail: string } | undefined) => {
-    if (!error) return null;
-    if (error.status === 423) noteLockedWeek(isoWeek(day).year, isoWeek(day).week);
-    return error.detail;
-  };
-  if (delta > 0) {
-    const last = items.at(-1);
-    if (last) {
-      const answer = await api.PUT('/activities/{activityId}', { params: { path: { activityId: last.id } }, body: { endedAt: new Date(Date.parse(last.endedAt!) + delta).toISOString() } });
-      return failed(answer.error);
-    }
-    const project = projectId === NO_PROJECT ? null : projects.value[projectId];
-    const startedAt = zonedInstant(day, 9, 0, tz);
-    const answer = await api.POST('/activities', {
-      body: { name: project?.name ?? 'Timesheet', projectId: project?.id ?? null, billable: project?.billable ?? false, startedAt: startedAt.toISOString(), endedAt: new Date(startedAt.getTime() + delta).toISOString() },
-    });
-    return failed(answer.error);
-  }
-  for (const item of [...items].reverse()) {
-    if (delta === 0) break;
-    const answer =
-      length(item) <= -delta
-        ? await api.DELETE('/activities/{activityId}', { params: { path: { activityId: item.id } } })
-        : await api.PUT('/activities/{activityId}', { params: { path: { activityId: item.id } }, body: { endedAt: new Date(Date.parse(item.endedAt!) + delta).toISOString() } });
-    if (answer.error) return failed(answer.error);
-    delta += Math.min(length(item), -delta);
-  }
-  return null;
-}
 
 function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; projectName: string; day: Date; ms: number; locked: boolean }) {
   const error = useSignal<string | null>(null);
@@ -75,7 +26,6 @@ function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; 
       return;
     }
     error.value = await setCell(projectId, day, minutes);
-    announceChange();
   };
   return (
     <td>
@@ -138,8 +88,8 @@ export function TimesheetPage() {
   const monday = shown.value ?? mondayOf(dayOf(Date.now(), tz));
   useSignalEffect(() => {
     void changes.value;
-    void loadWeek(shown.value ?? mondayOf(dayOf(Date.now(), formats.value.timeZone)));
-    void loadWeekRequests();
+    void loadTimesheetWeek(shown.value ?? mondayOf(dayOf(Date.now(), formats.value.timeZone)));
+    void loadRequests();
   });
   const days = weekDays(monday);
   const { year, week } = isoWeek(monday);
@@ -148,11 +98,11 @@ export function TimesheetPage() {
 
   const cells = new Map<string, number>();
   const rows = new Set<string>(addedRows.value);
-  for (const a of activities.value) {
+  for (const a of timesheetWeek.value) {
     const row = a.projectId ?? NO_PROJECT;
     rows.add(row);
     const key = `${row}|${dayKey(dayOf(Date.parse(a.startedAt), tz))}`;
-    cells.set(key, (cells.get(key) ?? 0) + length(a));
+    cells.set(key, (cells.get(key) ?? 0) + lengthOf(a));
   }
   const name = (row: string) => (row === NO_PROJECT ? 'No project' : (projects.value[row]?.name ?? 'Unknown project'));
   const ordered = [...rows].sort((a, b) => name(a).localeCompare(name(b), formats.value.locale));

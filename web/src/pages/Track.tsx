@@ -1,52 +1,24 @@
 import { signal, useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { api, fieldErrors, problemMessage, type Activity, type Problem, type Schemas } from '../api/client.js';
+import { fieldErrors, problemMessage, type Activity, type Problem, type Schemas } from '../api/client.js';
 import { describedBy, DraftInput, Field } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
 import { showToast } from '../components/Toast.js';
-import { announceChange, changes, formats, me, projects } from '../lib/session.js';
-import { addDays, dateInputValue, dayKey, dayOf, isoWeek, mondayOf, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
-import { loadWeekRequests, noteLockedWeek, requestUnlock, weekKey, weekLocked, weekRequests } from '../lib/weeks.js';
+import { changeActivity, deleteActivity, loadThisWeekEntries, recordActivity, runningTimer, startTimer, stopTimer, thisWeekEntries, thisWeekEntriesLoaded, weekOf } from '../data/activities.js';
+import { changes } from '../data/changes.js';
+import { formats } from '../data/preferences.js';
+import { projects } from '../data/projects.js';
+import { loadRequests, requestUnlock } from '../data/requests.js';
+import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
+import { addDays, dateInputValue, dayKey, dayOf, isoWeek, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
 
 type ChangeBody = Schemas['UpdateActivityBody'];
 
-/** This week's activities of the person (today's included), the running timer among them. */
-const entries = signal<Activity[]>([]);
-const loaded = signal(false);
 /** Ticks every second while a timer runs. */
 const now = signal(Date.now());
 
-async function loadEntries(): Promise<void> {
-  const user = me.value!;
-  const tz = formats.value.timeZone;
-  const monday = zonedInstant(mondayOf(dayOf(Date.now(), tz)), 0, 0, tz);
-  const answer = await api.GET('/activities', { params: { query: { from: monday.toISOString(), userId: user.id } } });
-  if (answer.data) entries.value = Object.values(answer.data).filter((activity) => activity.userId === user.id);
-  loaded.value = true;
-}
-
-/** The ISO week an activity belongs to for locking (the organization's calendar: docs/rules.md §6). */
-function weekOf(activity: Pick<Activity, 'startedAt'>) {
-  return isoWeek(dayOf(Date.parse(activity.startedAt), formats.value.timeZone));
-}
-
-function remember423(problem: Problem | undefined, activity: Pick<Activity, 'startedAt'>): void {
-  if (problem?.status === 423) {
-    const { year, week } = weekOf(activity);
-    noteLockedWeek(year, week);
-  }
-}
-
-async function startTimer(body: { name: string; projectId: string | null; billable: boolean }): Promise<Problem | undefined> {
-  const running = entries.value.find((activity) => activity.endedAt === null);
-  const answer = await api.POST('/activities', { body: { ...body, startedAt: new Date().toISOString(), pending: true } });
-  if (answer.error && running) remember423(answer.error, running);
-  announceChange();
-  return answer.error;
-}
-
 function TimerBar() {
-  const running = entries.value.find((activity) => activity.endedAt === null) ?? null;
+  const running = runningTimer.value;
   const name = useSignal('');
   const projectId = useSignal<string | null>(null);
   const billable = useSignal(false);
@@ -59,7 +31,7 @@ function TimerBar() {
     return () => clearInterval(timer);
   }, [running?.id]);
   useSignalEffect(() => {
-    const active = entries.value.find((activity) => activity.endedAt === null);
+    const active = runningTimer.value;
     document.title = active ? `${formats.value.duration(now.value - Date.parse(active.startedAt), true)} · ${active.name} · timetrack` : 'Track · timetrack';
   });
 
@@ -68,11 +40,8 @@ function TimerBar() {
     const project = running.projectId ? projects.value[running.projectId]?.name : null;
     const stop = async () => {
       busy.value = true;
-      const answer = await api.PUT('/activities/{activityId}', { params: { path: { activityId: running.id } }, body: { endedAt: new Date().toISOString() } });
-      remember423(answer.error, running);
-      problem.value = answer.error;
+      problem.value = await stopTimer(running);
       busy.value = false;
-      announceChange();
     };
     return (
       <section class="timer running" aria-label="Running timer">
@@ -134,10 +103,7 @@ function EntryRow({ activity }: { activity: Activity }) {
   const id = `entry-${activity.id}`;
 
   const change = async (body: ChangeBody) => {
-    const answer = await api.PUT('/activities/{activityId}', { params: { path: { activityId: activity.id } }, body });
-    remember423(answer.error, activity);
-    problem.value = answer.error;
-    if (!answer.error) announceChange();
+    problem.value = await changeActivity(activity, body);
   };
   const changeTimes = (startDay: string, startTime: string, endTime: string) => {
     const day = parseDateInput(startDay);
@@ -150,19 +116,15 @@ function EntryRow({ activity }: { activity: Activity }) {
     void change({ startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString() });
   };
   const remove = async () => {
-    const answer = await api.DELETE('/activities/{activityId}', { params: { path: { activityId: activity.id } } });
-    remember423(answer.error, activity);
-    problem.value = answer.error;
-    if (answer.error) return;
-    announceChange();
+    problem.value = await deleteActivity(activity);
+    if (problem.value) return;
     showToast({
       text: `Deleted “${activity.name}”.`,
       action: {
         label: 'Undo',
         run: async () => {
           const { name, startedAt, endedAt, billable, projectId } = activity;
-          await api.POST('/activities', { body: { name, startedAt, endedAt, billable, projectId } });
-          announceChange();
+          await recordActivity({ name, startedAt, endedAt, billable, projectId });
         },
       },
     });
@@ -234,11 +196,11 @@ function LockNotice({ year, week }: { year: number; week: number }) {
 export function TrackPage() {
   useSignalEffect(() => {
     void changes.value;
-    void loadEntries();
-    void loadWeekRequests();
+    void loadThisWeekEntries();
+    void loadRequests();
   });
   const tz = formats.value.timeZone;
-  const finished = entries.value.filter((activity) => activity.endedAt !== null).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  const finished = thisWeekEntries.value.filter((activity) => activity.endedAt !== null).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
   const days = new Map<string, { day: Date; items: Activity[]; total: number }>();
   for (const activity of finished) {
     const day = dayOf(Date.parse(activity.startedAt), tz);
@@ -257,7 +219,7 @@ export function TrackPage() {
       <h2 class="week-total">
         This week <span>{formats.value.duration(weekTotal)}</span>
       </h2>
-      {loaded.value && days.size === 0 && <p class="muted">No time recorded this week yet.</p>}
+      {thisWeekEntriesLoaded.value && days.size === 0 && <p class="muted">No time recorded this week yet.</p>}
       {[...days.values()].map((group) => (
         <section key={dayKey(group.day)} class="day" aria-labelledby={`day-${dayKey(group.day)}`}>
           <h3 id={`day-${dayKey(group.day)}`}>

@@ -1,10 +1,12 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type Schemas } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { changes, formats, me, projects, reloadProjects } from '../../lib/session.js';
+import { changes } from '../../data/changes.js';
+import { deleteGeofence, geofences, loadGeofences, saveGeofence, type Geofence } from '../../data/geofences.js';
+import { formats } from '../../data/preferences.js';
+import { loadProjects, projects } from '../../data/projects.js';
+import { me } from '../../data/session.js';
 import '../manage/manage.css';
-
-type Geofence = Schemas['Geofence'];
 
 function GeofenceForm({ editing, done }: { editing: Geofence | null; done(): void }) {
   const problem = useSignal<Problem | undefined>(undefined);
@@ -21,9 +23,7 @@ function GeofenceForm({ editing, done }: { editing: Geofence | null; done(): voi
       radius: Number(text('radius')),
       projectId: text('projectId') || null,
     };
-    const answer = editing
-      ? await api.PUT('/geofences/{geofenceId}', { params: { path: { geofenceId: editing.id } }, body })
-      : await api.POST('/geofences', { body: { ...body, name: body.name ?? undefined } });
+    const answer = await saveGeofence(editing, body);
     problem.value = answer.error;
     if (!answer.error) {
       form.reset();
@@ -79,24 +79,18 @@ function GeofenceForm({ editing, done }: { editing: Geofence | null; done(): voi
 
 /** Geofences: places (a centre and a radius) that clients may start or stop timers at; listed with their project, no map tiles. */
 export function GeofencesPage() {
-  const geofences = useSignal<Geofence[]>([]);
   const editing = useSignal<Geofence | null>(null);
   const problem = useSignal<Problem | undefined>(undefined);
   const admin = me.value?.role === 'Administrator';
-  const load = async () => {
-    const answer = await api.GET('/geofences');
-    if (answer.data) geofences.value = Object.values(answer.data).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
-  };
   useSignalEffect(() => {
     void changes.value;
-    void load();
-    void reloadProjects();
+    void loadGeofences();
+    void loadProjects();
   });
   const remove = async (geofence: Geofence) => {
-    const answer = await api.DELETE('/geofences/{geofenceId}', { params: { path: { geofenceId: geofence.id } } });
+    const answer = await deleteGeofence(geofence.id);
     problem.value = answer.error;
     if (editing.value?.id === geofence.id) editing.value = null;
-    await load();
   };
   const number = new Intl.NumberFormat(formats.value.locale, { maximumFractionDigits: 6 });
   const metres = new Intl.NumberFormat(formats.value.locale, { style: 'unit', unit: 'meter', maximumFractionDigits: 1 });
@@ -162,10 +156,7 @@ export function GeofencesPage() {
       {admin ? (
         <GeofenceForm
           editing={editing.value}
-          done={() => {
-            editing.value = null;
-            void load();
-          }}
+          done={() => (editing.value = null)}
         />
       ) : (
         <p class="muted">Only administrators add or change geofences.</p>

@@ -1,19 +1,9 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { formats } from '../../lib/session.js';
+import { formats } from '../../data/preferences.js';
+import type { Rate, RateBody, RateTimeline } from '../../data/rates.js';
 import { addDays, dateInputValue, dayOf, parseDateInput, zonedInstant } from '../../lib/time.js';
-
-export interface Rate {
-  id: string;
-  currency: string;
-  from: string;
-  to?: string | null;
-  taxRate: number;
-  value: number;
-}
-export type RateBody = Omit<Rate, 'id'>;
-type Answer = { error?: Problem };
 
 interface Props {
   /** Unique on the page: the form's ids start with it. */
@@ -21,10 +11,8 @@ interface Props {
   title: string;
   canWrite: boolean;
   defaultCurrency: string;
-  load(): Promise<Rate[]>;
-  create(body: RateBody): Promise<Answer>;
-  update(rateId: string, body: RateBody): Promise<Answer>;
-  remove(rateId: string): Promise<Answer>;
+  /** Whose rates: a user's cost rates or a project member's revenue rates. */
+  timeline: RateTimeline;
 }
 
 /** An amount per hour in its currency, by the person's locale. */
@@ -48,7 +36,7 @@ export function RateList(props: Props) {
   const problem = useSignal<Problem | undefined>(undefined);
   const tz = formats.value.timeZone;
   const reload = async () => {
-    rates.value = (await props.load()).sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
+    rates.value = (await props.timeline.load()).sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
   };
   useSignalEffect(() => {
     void reload();
@@ -86,7 +74,7 @@ export function RateList(props: Props) {
       taxRate: Number(text('taxRate') || '0'),
       value: Number(text('value')),
     };
-    const answer = editing.value ? await props.update(editing.value.id, body) : await props.create(body);
+    const answer = editing.value ? await props.timeline.update(editing.value.id, body) : await props.timeline.create(body);
     problem.value = answer.error;
     if (!answer.error) {
       editing.value = null;
@@ -95,7 +83,7 @@ export function RateList(props: Props) {
     }
   };
   const remove = async (rate: Rate) => {
-    const answer = await props.remove(rate.id);
+    const answer = await props.timeline.remove(rate.id);
     problem.value = answer.error;
     if (editing.value?.id === rate.id) editing.value = null;
     await reload();

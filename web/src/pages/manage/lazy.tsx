@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { me } from '../../lib/session.js';
+import { me } from '../../data/session.js';
 
 /**
  * A page whose code is fetched the first time it is opened, so the management pages add nothing to

@@ -1,6 +1,7 @@
 import { useSignalEffect } from '@preact/signals';
-import { loadPendingRequests, pendingRequests } from '../../data/requests.js';
-import { changes, me } from '../../lib/session.js';
+import { changes } from '../../data/changes.js';
+import { loadRequests, pendingRequests } from '../../data/requests.js';
+import { me } from '../../data/session.js';
 import './manage.css';
 import { lazyPage } from './lazy.js';
 
@@ -20,7 +21,7 @@ export function ManageLinks({ link }: { link: (href: string, label: string) => p
   const count = pendingRequests.value;
   useSignalEffect(() => {
     void changes.value;
-    void loadPendingRequests();
+    void loadRequests();
   });
   return (
     <>

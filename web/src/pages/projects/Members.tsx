@@ -1,11 +1,12 @@
 import { useSignal } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type Project, type Schemas } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { organization } from '../../lib/session.js';
-import { directory, userLabel } from '../manage/directory.js';
-import { RateList, type RateBody } from '../manage/RateList.js';
+import { addMember, removeMember, updateMember, type Member } from '../../data/members.js';
+import { organization } from '../../data/organization.js';
+import { revenueRatesOf } from '../../data/rates.js';
+import { directory, userLabel } from '../../data/users.js';
+import { RateList } from '../manage/RateList.js';
 
-export type Member = Schemas['ProjectMember'];
 type Role = Member['role'];
 
 const ROLES: [Role, string][] = [
@@ -28,32 +29,25 @@ function ProblemLine({ problem }: { problem?: Problem }) {
   );
 }
 
-function MemberRow({ project, member, manages, reload }: { project: Project; member: Member; manages: boolean; reload(): Promise<void> }) {
+function MemberRow({ project, member, manages }: { project: Project; member: Member; manages: boolean }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const showRates = useSignal(false);
   const name = userLabel(member.userId);
   const id = `member-${member.id}`;
-  const path = { projectId: project.id, memberId: member.id };
   const errors = fieldErrors(problem.value);
   const save = async (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    const answer = await api.PUT('/projects/{projectId}/members/{memberId}', {
-      params: { path },
-      body: {
-        role: String(data.get('role')) as Role,
-        title: String(data.get('title') ?? '').trim(),
-        tags: tagsOf(String(data.get('tags') ?? '')),
-        archived: data.get('archived') === 'on',
-      },
+    const answer = await updateMember(project.id, member.id, {
+      role: String(data.get('role')) as Role,
+      title: String(data.get('title') ?? '').trim(),
+      tags: tagsOf(String(data.get('tags') ?? '')),
+      archived: data.get('archived') === 'on',
     });
     problem.value = answer.error;
-    await reload();
   };
   const remove = async () => {
-    const answer = await api.DELETE('/projects/{projectId}/members/{memberId}', { params: { path } });
-    problem.value = answer.error;
-    await reload();
+    problem.value = (await removeMember(project.id, member.id)).error;
   };
   if (!manages) {
     return (
@@ -105,17 +99,14 @@ function MemberRow({ project, member, manages, reload }: { project: Project; mem
           title={`${name}'s revenue rates on ${project.name}`}
           canWrite
           defaultCurrency={organization.value?.currency ?? 'EUR'}
-          load={async () => Object.values((await api.GET('/projects/{projectId}/members/{memberId}/rates/revenue', { params: { path } })).data ?? {})}
-          create={(body: RateBody) => api.POST('/projects/{projectId}/members/{memberId}/rates/revenue', { params: { path }, body })}
-          update={(revenueId, body) => api.PUT('/projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}', { params: { path: { ...path, revenueId } }, body })}
-          remove={(revenueId) => api.DELETE('/projects/{projectId}/members/{memberId}/rates/revenue/{revenueId}', { params: { path: { ...path, revenueId } } })}
+          timeline={revenueRatesOf(project.id, member.id)}
         />
       )}
     </li>
   );
 }
 
-function AddMember({ project, members, reload }: { project: Project; members: Member[]; reload(): Promise<void> }) {
+function AddMember({ project, members }: { project: Project; members: Member[] }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const taken = new Set(members.map((member) => member.userId));
   const candidates = Object.values(directory.value)
@@ -127,18 +118,14 @@ function AddMember({ project, members, reload }: { project: Project; members: Me
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const answer = await api.POST('/projects/{projectId}/members', {
-      params: { path: { projectId: project.id } },
-      body: {
-        userId: String(data.get('userId') ?? ''),
-        role: String(data.get('role')) as Role,
-        title: String(data.get('title') ?? '').trim() || undefined,
-        tags: tagsOf(String(data.get('tags') ?? '')),
-      },
+    const answer = await addMember(project.id, {
+      userId: String(data.get('userId') ?? ''),
+      role: String(data.get('role')) as Role,
+      title: String(data.get('title') ?? '').trim() || undefined,
+      tags: tagsOf(String(data.get('tags') ?? '')),
     });
     problem.value = answer.error;
     if (!answer.error) form.reset();
-    await reload();
   };
   if (candidates.length === 0) return <p class="muted">Everyone in the workspace is a member.</p>;
   return (
@@ -179,7 +166,7 @@ function AddMember({ project, members, reload }: { project: Project; members: Me
 }
 
 /** A project's members with their roles, titles and tags; project admins and administrators manage them and their revenue rates. */
-export function Members({ project, members, manages, reload }: { project: Project; members: Member[]; manages: boolean; reload(): Promise<void> }) {
+export function Members({ project, members, manages }: { project: Project; members: Member[]; manages: boolean }) {
   const sorted = [...members].sort((a, b) => userLabel(a.userId).localeCompare(userLabel(b.userId)));
   return (
     <section class="sub" aria-labelledby="members-heading">
@@ -189,11 +176,11 @@ export function Members({ project, members, manages, reload }: { project: Projec
       ) : (
         <ul class="requests">
           {sorted.map((member) => (
-            <MemberRow key={member.id} project={project} member={member} manages={manages} reload={reload} />
+            <MemberRow key={member.id} project={project} member={member} manages={manages} />
           ))}
         </ul>
       )}
-      {manages && <AddMember project={project} members={members} reload={reload} />}
+      {manages && <AddMember project={project} members={members} />}
     </section>
   );
 }

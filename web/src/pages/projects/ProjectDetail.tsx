@@ -1,33 +1,24 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { showToast } from '../../components/Toast.js';
-import { formats, me, projects } from '../../lib/session.js';
+import { loadMembers, membersByProject } from '../../data/members.js';
+import { formats } from '../../data/preferences.js';
+import { deleteProject, trackedOn, updateProject } from '../../data/projects.js';
+import { me } from '../../data/session.js';
 import { Confirm } from '../manage/Confirm.js';
-import { Members, type Member } from './Members.js';
-
-/** The project's tracked time, for the deletion's confirmation: how many entries and how long. */
-async function trackedOn(projectId: string): Promise<{ entries: number; ms: number; more: boolean }> {
-  const answer = await api.GET('/activities', { params: { query: { projectId, limit: '2000' } } });
-  const list = Object.values(answer.data ?? {});
-  const ms = list.reduce((sum, a) => sum + ((a.endedAt ? Date.parse(a.endedAt) : Date.now()) - Date.parse(a.startedAt)), 0);
-  return { entries: list.length, ms, more: list.length >= 2000 };
-}
+import { Members } from './Members.js';
 
 export function ProjectDetail({ project, onDeleted }: { project: Project; onDeleted(): void }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const saved = useSignal(false);
   const confirming = useSignal<{ entries: number; ms: number; more: boolean } | null>(null);
-  const members = useSignal<Member[]>([]);
   const admin = me.value?.role === 'Administrator';
-  const loadMembers = async () => {
-    const answer = await api.GET('/projects/{projectId}/members', { params: { path: { projectId: project.id } } });
-    if (answer.data) members.value = Object.values(answer.data);
-  };
   useSignalEffect(() => {
-    void loadMembers();
+    void loadMembers(project.id);
   });
-  const mine = members.value.find((member) => member.userId === me.value?.id && !member.archived);
+  const members = membersByProject.value[project.id] ?? [];
+  const mine = members.find((member) => member.userId === me.value?.id && !member.archived);
   // docs/rules.md §5: administrators and the project's admins manage it; plain members only read.
   const manages = admin || mine?.role === 'Administrator';
   const errors = fieldErrors(problem.value);
@@ -35,10 +26,9 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
   const other = problem.value && !problem.value.errors && problem.value.status !== 409 ? problemMessage(problem.value) : undefined;
 
   const update = async (body: { name?: string; notes?: string; billable?: boolean; archived?: boolean }) => {
-    const answer = await api.PUT('/projects/{projectId}', { params: { path: { projectId: project.id } }, body });
+    const answer = await updateProject(project.id, body);
     problem.value = answer.error;
     saved.value = !answer.error;
-    if (answer.data) projects.value = { ...projects.value, [project.id]: answer.data };
     return !answer.error;
   };
   const submit = async (event: Event) => {
@@ -50,15 +40,12 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
     if (await update({ archived: !project.archived })) showToast({ text: project.archived ? `${project.name} is active again.` : `${project.name} is archived: it takes no new time.` });
   };
   const remove = async () => {
-    const answer = await api.DELETE('/projects/{projectId}', { params: { path: { projectId: project.id } } });
+    const answer = await deleteProject(project.id);
     if (answer.error) {
       problem.value = answer.error;
       confirming.value = null;
       return;
     }
-    const rest = { ...projects.value };
-    delete rest[project.id];
-    projects.value = rest;
     showToast({ text: `${project.name} is deleted; its time is kept, without a project.` });
     onDeleted();
   };
@@ -119,7 +106,7 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
           </p>
         </Confirm>
       )}
-      <Members project={project} members={members.value} manages={manages} reload={loadMembers} />
+      <Members project={project} members={members} manages={manages} />
     </section>
   );
 }

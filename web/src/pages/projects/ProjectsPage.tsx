@@ -1,8 +1,10 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { announceChange, changes, me, projects, reloadProjects } from '../../lib/session.js';
-import { loadDirectory } from '../manage/directory.js';
+import { changes } from '../../data/changes.js';
+import { createProject, loadProjects, projects } from '../../data/projects.js';
+import { me } from '../../data/session.js';
+import { loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
 import { ProjectDetail } from './ProjectDetail.js';
 
@@ -14,9 +16,7 @@ function CreateProject({ onCreated }: { onCreated(project: Project): void }) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const answer = await api.POST('/projects', {
-      body: { name: String(data.get('name') ?? '').trim(), billable: data.get('billable') === 'on', notes: String(data.get('notes') ?? '') },
-    });
+    const answer = await createProject({ name: String(data.get('name') ?? '').trim(), billable: data.get('billable') === 'on', notes: String(data.get('notes') ?? '') });
     problem.value = answer.error;
     if (answer.data) {
       form.reset();
@@ -58,7 +58,7 @@ export function ProjectsPage() {
   const openId = useSignal<string | null>(null);
   useSignalEffect(() => {
     void changes.value;
-    void reloadProjects();
+    void loadProjects();
     void loadDirectory();
   });
   const admin = me.value?.role === 'Administrator';
@@ -120,19 +120,12 @@ export function ProjectsPage() {
         <ProjectDetail
           key={open.id}
           project={open}
-          onDeleted={() => {
-            openId.value = null;
-            announceChange();
-          }}
+          onDeleted={() => (openId.value = null)}
         />
       )}
       {admin && (
         <CreateProject
-          onCreated={(project) => {
-            projects.value = { ...projects.value, [project.id]: project };
-            openId.value = project.id;
-            announceChange();
-          }}
+          onCreated={(project) => (openId.value = project.id)}
         />
       )}
     </>

@@ -1,6 +1,6 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { api, problemMessage, type Problem, type Schemas } from '../../api/client.js';
-import { formats } from '../../lib/session.js';
+import { formats } from '../../data/preferences.js';
 import { money } from './ResultTable.js';
 import type { RunBody } from './definition.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formats } from '../../lib/session.js';
+import { formats } from '../../data/preferences.js';
 import type { Bars } from './chart.js';
 import { DIMENSIONS, METRICS, TIME_DIMENSIONS, type ReportResult, type ResultRow } from './definition.js';
 

@@ -1,9 +1,14 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { api, fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { changes, formats, me, projects, reloadProjects } from '../../lib/session.js';
+import { changes } from '../../data/changes.js';
+import { loadMembers } from '../../data/members.js';
+import { formats } from '../../data/preferences.js';
+import { loadProjects, projects } from '../../data/projects.js';
+import { deleteReport, loadSavedReports, pinReport, saveReport, savedReports } from '../../data/reports.js';
+import { me } from '../../data/session.js';
+import { directory, loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
-import { directory, loadDirectory } from '../manage/directory.js';
 import { fileNameOf, saveFile } from './download.js';
 import { ChoiceFilter } from './ChoiceFilter.js';
 import { DimensionList } from './Dimensions.js';
@@ -22,12 +27,12 @@ const FORMATS: [Format, string][] = [
 
 /** Whether the person administers a project (and so reads its revenue): their memberships' roles. */
 async function administersAProject(userId: string): Promise<boolean> {
-  const answers = await Promise.all(
+  const memberships = await Promise.all(
     Object.values(projects.value)
       .filter((project) => !project.archived)
-      .map((project) => api.GET('/projects/{projectId}/members', { params: { path: { projectId: project.id } } })),
+      .map((project) => loadMembers(project.id)),
   );
-  return answers.some((answer) => Object.values(answer.data ?? {}).some((member) => member.userId === userId && member.role === 'Administrator' && !member.archived));
+  return memberships.some((members) => members.some((member) => member.userId === userId && member.role === 'Administrator' && !member.archived));
 }
 
 /**
@@ -39,7 +44,6 @@ export function ReportsPage() {
   const admin = me.value?.role === 'Administrator';
   const projectAdmin = useSignal(false);
   const draft = useSignal<Draft>(newDraft(timeZone));
-  const saved = useSignal<Report[]>([]);
   const result = useSignal<ReportResult | null>(null);
   const source = useSignal<Source | null>(null);
   const runs = useSignal(0);
@@ -50,15 +54,11 @@ export function ReportsPage() {
   const status = useSignal('');
   const name = useSignal('');
 
-  const loadSaved = async () => {
-    const answer = await api.GET('/reports');
-    if (answer.data) saved.value = Object.values(answer.data).sort((a, b) => Number(!!b.pinned) - Number(!!a.pinned) || a.name.localeCompare(b.name));
-  };
   useSignalEffect(() => {
     void changes.value;
-    void loadSaved();
+    void loadSavedReports();
     void loadDirectory();
-    void reloadProjects().then(async () => {
+    void loadProjects().then(async () => {
       if (!admin && me.value) projectAdmin.value = await administersAProject(me.value.id);
     });
   });
@@ -97,28 +97,25 @@ export function ReportsPage() {
 
   const save = async (event: Event) => {
     event.preventDefault();
-    const answer = await api.POST('/reports', { body: { ...runBody(draft.value, timeZone), name: name.value.trim() } });
+    const answer = await saveReport({ ...runBody(draft.value, timeZone), name: name.value.trim() });
     saveProblem.value = answer.error;
     if (answer.data) {
       status.value = `Saved "${answer.data.name}".`;
       if (source.value && !source.value.saved) source.value = { ...source.value, saved: answer.data.id, body: { ...source.value.body, name: answer.data.name } };
-      await loadSaved();
     }
   };
 
   const pin = async (report: Report) => {
-    const answer = await api.PUT('/reports/{reportId}', { params: { path: { reportId: report.id } }, body: { pinned: !report.pinned } });
+    const answer = await pinReport(report, !report.pinned);
     listProblem.value = answer.error;
     if (answer.data) status.value = answer.data.pinned ? `Pinned "${report.name}".` : `Unpinned "${report.name}".`;
-    await loadSaved();
   };
 
   const remove = async (report: Report) => {
-    const answer = await api.DELETE('/reports/{reportId}', { params: { path: { reportId: report.id } } });
+    const answer = await deleteReport(report);
     listProblem.value = answer.error;
     if (!answer.error) status.value = `Deleted "${report.name}".`;
     if (source.value?.saved === report.id) source.value = { ...source.value, saved: undefined };
-    await loadSaved();
   };
 
   const exportAs = async (format: Format) => {
@@ -142,11 +139,11 @@ export function ReportsPage() {
       <h1>Reports</h1>
       <section class="card" aria-labelledby="saved-heading">
         <h2 id="saved-heading">Saved reports</h2>
-        {saved.value.length === 0 ? (
+        {savedReports.value.length === 0 ? (
           <p class="muted">No saved reports yet. Run one below and save it.</p>
         ) : (
           <ul class="saved-reports" aria-labelledby="saved-heading">
-            {saved.value.map((report) => (
+            {savedReports.value.map((report) => (
               <li key={report.id}>
                 <span>
                   <strong>{report.name}</strong> {report.pinned && <span class="badge">Pinned</span>}

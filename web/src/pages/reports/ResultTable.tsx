@@ -1,4 +1,4 @@
-import { formats } from '../../lib/session.js';
+import { formats } from '../../data/preferences.js';
 import { currenciesOf, DIMENSIONS, METRICS, type ReportResult, type ResultRow } from './definition.js';
 
 type Money = 'revenue' | 'cost' | 'profit';

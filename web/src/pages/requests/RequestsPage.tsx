@@ -1,11 +1,14 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, problemMessage, type Problem } from '../../api/client.js';
-import { announceChange, changes, formats, me, projects, reloadProjects } from '../../lib/session.js';
-import { loadDirectory } from '../manage/directory.js';
+import { problemMessage, type Problem } from '../../api/client.js';
+import { announceChange, changes } from '../../data/changes.js';
+import { loadMembers, membersById, type Member } from '../../data/members.js';
+import { formats } from '../../data/preferences.js';
+import { loadProjects, projects } from '../../data/projects.js';
+import { askForProjects, loadRequests, requests, resolveRequest, type WorkflowRequest } from '../../data/requests.js';
+import { me } from '../../data/session.js';
+import { loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
-import { loadPendingRequests } from '../../data/requests.js';
-import { describeRequest, KIND_LABELS, STATUS_LABELS, type Member, type WorkflowRequest } from './describe.js';
-import { resolveRequest } from './resolve.js';
+import { describeRequest, KIND_LABELS, STATUS_LABELS } from './describe.js';
 
 function Status({ request }: { request: WorkflowRequest }) {
   return (
@@ -69,7 +72,7 @@ function Pending({ request, members, done }: { request: WorkflowRequest; members
 function AskForProjects({ done }: { done(): void }) {
   const sent = useSignal<string | null>(null);
   const ask = async () => {
-    const answer = await api.POST('/requests/projects/request-assignment');
+    const answer = await askForProjects();
     sent.value = answer.error ? problemMessage(answer.error) : 'Asked: an administrator will choose your projects.';
     done();
   };
@@ -88,39 +91,30 @@ function AskForProjects({ done }: { done(): void }) {
  * what was answered; a User's own requests and their state.
  */
 export function RequestsPage() {
-  const requests = useSignal<WorkflowRequest[]>([]);
-  const members = useSignal<Record<string, Member>>({});
   const admin = me.value?.role === 'Administrator';
   const load = async () => {
-    const answer = await api.GET('/requests');
-    const list = Object.values(answer.data ?? {});
-    requests.value = list;
+    await loadRequests();
     // A role change names a member: their user comes from the project's members.
+    const list = Object.values(requests.value ?? {});
     const projectIds = [...new Set(list.filter((r) => r.type === 'roleChange' && r.projectId).map((r) => r.projectId!))];
-    const found: Record<string, Member> = {};
-    await Promise.all(
-      projectIds.map(async (projectId) => {
-        const answer = await api.GET('/projects/{projectId}/members', { params: { path: { projectId } } });
-        for (const member of Object.values(answer.data ?? {})) found[member.id] = member;
-      }),
-    );
-    members.value = found;
+    await Promise.all(projectIds.map(loadMembers));
   };
   useSignalEffect(() => {
     void changes.value;
     void load();
     void loadDirectory();
-    void reloadProjects();
+    void loadProjects();
   });
   const done = () => {
     void load();
-    void loadPendingRequests();
     announceChange();
   };
+  const list = Object.values(requests.value ?? {});
+  const members = membersById.value;
   const newestFirst = (a: WorkflowRequest, b: WorkflowRequest) => Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  const pending = requests.value.filter((r) => r.status === 'PENDING').sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-  const mine = requests.value.filter((r) => r.createdBy === me.value?.id).sort(newestFirst);
-  const answered = requests.value.filter((r) => r.status !== 'PENDING').sort(newestFirst).slice(0, 50);
+  const pending = list.filter((r) => r.status === 'PENDING').sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+  const mine = list.filter((r) => r.createdBy === me.value?.id).sort(newestFirst);
+  const answered = list.filter((r) => r.status !== 'PENDING').sort(newestFirst).slice(0, 50);
   return (
     <>
       <h1>Requests</h1>
@@ -132,7 +126,7 @@ export function RequestsPage() {
           ) : (
             <ul class="requests" aria-label="Pending requests">
               {pending.map((request) => (
-                <Pending key={request.id} request={request} members={members.value} done={done} />
+                <Pending key={request.id} request={request} members={members} done={done} />
               ))}
             </ul>
           )}
@@ -147,7 +141,7 @@ export function RequestsPage() {
             {mine.map((request) => (
               <li key={request.id}>
                 <p>
-                  <span class="badge">{KIND_LABELS[request.type]}</span> {describeRequest(request, members.value)}{' '}
+                  <span class="badge">{KIND_LABELS[request.type]}</span> {describeRequest(request, members)}{' '}
                   <span class="muted">{formats.value.dateTime(request.createdAt)}</span>
                 </p>
                 <Status request={request} />
@@ -167,7 +161,7 @@ export function RequestsPage() {
               {answered.map((request) => (
                 <li key={request.id}>
                   <p>
-                    <span class="badge">{KIND_LABELS[request.type]}</span> {describeRequest(request, members.value)}
+                    <span class="badge">{KIND_LABELS[request.type]}</span> {describeRequest(request, members)}
                   </p>
                   <Status request={request} />
                 </li>

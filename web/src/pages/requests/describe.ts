@@ -1,10 +1,9 @@
-import type { Schemas } from '../../api/client.js';
-import { formats, projects } from '../../lib/session.js';
+import type { Member } from '../../data/members.js';
+import { formats } from '../../data/preferences.js';
+import { projects } from '../../data/projects.js';
+import type { WorkflowRequest } from '../../data/requests.js';
+import { userLabel } from '../../data/users.js';
 import { addDays, mondayOfWeek } from '../../lib/time.js';
-import { userLabel } from '../manage/directory.js';
-
-export type WorkflowRequest = Schemas['WorkflowRequestDetail'];
-export type Member = Schemas['ProjectMember'];
 
 const projectName = (projectId: string | undefined) => (projectId && projects.value[projectId]?.name) || 'a project no longer listed';
 

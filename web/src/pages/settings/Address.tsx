@@ -1,29 +1,23 @@
-import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem } from '../../api/client.js';
+import { useSignal } from '@preact/signals';
+import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
+import { deleteWorkspace, renameWorkspace } from '../../data/organization.js';
+import { workspaceDomain } from '../../data/session.js';
 import { Confirm } from '../manage/Confirm.js';
 
 /** This workspace's address with another first label: `acme.example.com` → `new.example.com`. */
 const addressWith = (domain: string) => `${location.protocol}//${domain}.${location.host.split('.').slice(1).join('.')}`;
 
-function useDomain() {
-  const domain = useSignal<string | null>(null);
-  useSignalEffect(() => {
-    void api.GET('/auth').then((answer) => (domain.value = answer.data?.domain ?? null));
-  });
-  return domain.value;
-}
-
 /** Renaming moves the workspace at once: the old address stops answering. */
 function Rename() {
-  const domain = useDomain();
+  const domain = workspaceDomain.value;
   const problem = useSignal<Problem | undefined>(undefined);
   const errors = fieldErrors(problem.value);
   const domainError = errors.domain ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
   const submit = async (event: Event) => {
     event.preventDefault();
     const next = String(new FormData(event.currentTarget as HTMLFormElement).get('domain') ?? '').trim().toLowerCase();
-    const answer = await api.POST('/organization/rename', { body: { domain: next } });
+    const answer = await renameWorkspace(next);
     problem.value = answer.error;
     if (answer.data) location.assign(`${addressWith(answer.data.domain)}/settings`);
   };
@@ -54,12 +48,12 @@ function Rename() {
 
 /** Deleting the workspace, confirmed by typing its address. */
 function DeleteWorkspace() {
-  const domain = useDomain();
+  const domain = workspaceDomain.value;
   const asking = useSignal(false);
   const typed = useSignal('');
   const problem = useSignal<Problem | undefined>(undefined);
   const remove = async () => {
-    const answer = await api.DELETE('/organization');
+    const answer = await deleteWorkspace();
     problem.value = answer.error;
     if (answer.data) location.assign(answer.data.redirectUrl ?? '/');
   };

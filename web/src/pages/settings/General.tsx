@@ -1,10 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { fieldErrors, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
+import { organization, saveOrganization } from '../../data/organization.js';
 import { browserTimeZone } from '../../lib/format.js';
-import { organization } from '../../lib/session.js';
 import { Outcome } from './Outcome.js';
-import { saveOrganization } from './save.js';
 
 const timeZones = (): string[] => {
   const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;

@@ -1,10 +1,10 @@
 import { useSignal } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-import { formats, organization } from '../../lib/session.js';
+import { organization, runAutoLock, saveOrganization, sendTimesheetReminders } from '../../data/organization.js';
+import { formats } from '../../data/preferences.js';
 import { addDays, mondayOfWeek } from '../../lib/time.js';
 import { Outcome } from './Outcome.js';
-import { saveOrganization } from './save.js';
 
 const REASON = 'Run by an administrator from the settings page';
 
@@ -28,9 +28,8 @@ export function Locking() {
   };
   const autoLock = async () => {
     const before = lastWeek(lock.year, lock.week);
-    const answer = await api.PUT('/timesheets/auto-lock', { body: { reason: REASON } });
+    const answer = await runAutoLock(REASON);
     if (answer.data) {
-      organization.value = answer.data;
       const after = lastWeek(answer.data.lockingTimesheets.year, answer.data.lockingTimesheets.week);
       ran.value = !answer.data.lockingTimesheets.enabled
         ? 'Automatic locking is off: nothing was locked.'
@@ -40,7 +39,7 @@ export function Locking() {
     } else ran.value = problemMessage(answer.error);
   };
   const remind = async () => {
-    const answer = await api.POST('/timesheets/reminder', { body: { reason: REASON } });
+    const answer = await sendTimesheetReminders(REASON);
     ran.value = answer.error ? problemMessage(answer.error) : 'Reminders are on their way to everyone who has not turned them off.';
   };
   return (

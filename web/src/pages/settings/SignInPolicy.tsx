@@ -1,11 +1,7 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, problemMessage, type Problem } from '../../api/client.js';
+import { problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
-
-interface Settings {
-  twoFactorRequired: boolean;
-  invitationDomains: string[];
-}
+import { loadSignInPolicy, saveSignInPolicy, signInPolicy } from '../../data/sign-in-policy.js';
 
 /** The message of a problem at the invitation domains (`/body/invitationDomains/<i>`), naming the line. */
 function domainError(problem: Problem | undefined, sent: string[]): string | undefined {
@@ -20,14 +16,12 @@ function domainError(problem: Problem | undefined, sent: string[]): string | und
  * email domains whose people may join through single sign-on (GET/PUT /auth/settings).
  */
 export function SignInPolicy() {
-  const settings = useSignal<Settings | null>(null);
   const problem = useSignal<Problem | undefined>(undefined);
   const sent = useSignal<string[]>([]);
   const saved = useSignal(false);
   useSignalEffect(() => {
-    void api.GET('/auth/settings').then((answer) => {
-      if (answer.data) settings.value = answer.data;
-      else problem.value = answer.error;
+    void loadSignInPolicy().then((refused) => {
+      if (refused) problem.value = refused;
     });
   });
   const submit = async (event: Event) => {
@@ -38,12 +32,11 @@ export function SignInPolicy() {
       .map((line) => line.trim())
       .filter(Boolean);
     sent.value = domains;
-    const answer = await api.PUT('/auth/settings', { body: { twoFactorRequired: data.get('twoFactorRequired') === 'on', invitationDomains: domains } });
+    const answer = await saveSignInPolicy({ twoFactorRequired: data.get('twoFactorRequired') === 'on', invitationDomains: domains });
     problem.value = answer.error;
     saved.value = !answer.error;
-    if (answer.data) settings.value = answer.data;
   };
-  const current = settings.value;
+  const current = signInPolicy.value;
   const domainsError = domainError(problem.value, sent.value);
   return (
     <form class="card" onSubmit={submit} aria-labelledby="sign-in-policy-heading">

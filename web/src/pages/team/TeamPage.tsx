@@ -1,10 +1,13 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem, type User } from '../../api/client.js';
+import { fieldErrors, problemMessage, type Problem, type User } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { showToast } from '../../components/Toast.js';
-import { changes, me, organization } from '../../lib/session.js';
+import { changes } from '../../data/changes.js';
+import { organization } from '../../data/organization.js';
+import { costRatesOf } from '../../data/rates.js';
+import { me } from '../../data/session.js';
+import { deleteUser, directory, inviteUser, loadDirectory, updateUser } from '../../data/users.js';
 import { Confirm } from '../manage/Confirm.js';
-import { directory, loadDirectory } from '../manage/directory.js';
 import '../manage/manage.css';
 import { RateList } from '../manage/RateList.js';
 
@@ -19,15 +22,10 @@ function Invite() {
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const text = (key: string) => String(data.get(key) ?? '').trim();
-    const answer = await api.POST('/users', {
-      body: { email: text('email'), name: text('name') || undefined, role: text('role') as Role, title: text('title') || null },
-    });
+    const answer = await inviteUser({ email: text('email'), name: text('name') || undefined, role: text('role') as Role, title: text('title') || null });
     problem.value = answer.error;
     invited.value = answer.data ? answer.data.email : null;
-    if (answer.data) {
-      form.reset();
-      await loadDirectory();
-    }
+    if (answer.data) form.reset();
   };
   return (
     <form class="card" onSubmit={submit} aria-labelledby="invite-heading">
@@ -67,18 +65,14 @@ function Person({ user }: { user: User }) {
   const showRates = useSignal(false);
   const name = user.name || user.email;
   const id = `user-${user.id}`;
-  const path = { userId: user.id };
   const update = async (body: { role?: Role; archived?: boolean }) => {
-    const answer = await api.PUT('/users/{userId}', { params: { path }, body });
-    problem.value = answer.error;
-    await loadDirectory();
+    problem.value = (await updateUser(user.id, body)).error;
   };
   const remove = async () => {
-    const answer = await api.DELETE('/users/{userId}', { params: { path } });
+    const answer = await deleteUser(user.id);
     problem.value = answer.error;
     deleting.value = false;
     if (!answer.error) showToast({ text: `${name} is deleted.` });
-    await loadDirectory();
   };
   return (
     <li>
@@ -126,10 +120,7 @@ function Person({ user }: { user: User }) {
           title={`${name}'s cost rates`}
           canWrite
           defaultCurrency={organization.value?.currency ?? 'EUR'}
-          load={async () => Object.values((await api.GET('/users/{userId}/rates/cost', { params: { path } })).data ?? {})}
-          create={(body) => api.POST('/users/{userId}/rates/cost', { params: { path }, body })}
-          update={(costId, body) => api.PUT('/users/{userId}/rates/cost/{costId}', { params: { path: { ...path, costId } }, body })}
-          remove={(costId) => api.DELETE('/users/{userId}/rates/cost/{costId}', { params: { path: { ...path, costId } } })}
+          timeline={costRatesOf(user.id)}
         />
       )}
     </li>

@@ -1,27 +1,24 @@
-import { signal } from '@preact/signals';
-import { api, type Schemas } from '../api/client.js';
-import { me, organization } from './session.js';
-
-type Request = Schemas['WorkflowRequestDetail'];
+import { computed, signal } from '@preact/signals';
+import { organization } from './organization.js';
+import { requests, type WorkflowRequest } from './requests.js';
+import { me } from './session.js';
 
 export const weekKey = (year: number, week: number): string => `${year}-W${String(week).padStart(2, '0')}`;
 
-/** The person's own timesheet requests (unlock, approval), by week: the latest of each kind. */
-export const weekRequests = signal<Record<string, { unlock?: Request; approval?: Request }>>({});
-/** Weeks the API answered 423 for: locked by a record the person cannot list (only administrators can). */
-export const weeksFoundLocked = signal<Set<string>>(new Set());
-
-export async function loadWeekRequests(): Promise<void> {
-  const answer = await api.GET('/requests');
-  const byWeek: Record<string, { unlock?: Request; approval?: Request }> = {};
-  for (const request of Object.values(answer.data ?? {})) {
+/** The timesheet requests (unlock, approval) the person may list, by week: the latest of each kind. */
+export const weekRequests = computed(() => {
+  const byWeek: Record<string, { unlock?: WorkflowRequest; approval?: WorkflowRequest }> = {};
+  for (const request of Object.values(requests.value ?? {})) {
     if (request.year === undefined || request.week === undefined) continue;
     const entry = (byWeek[weekKey(request.year, request.week)] ??= {});
     if (request.type === 'timesheetUnlock') entry.unlock = request;
     if (request.type === 'timesheetApproval') entry.approval = request;
   }
-  weekRequests.value = byWeek;
-}
+  return byWeek;
+});
+
+/** Weeks the API answered 423 for: locked by a record the person cannot list (only administrators can). */
+export const weeksFoundLocked = signal<Set<string>>(new Set());
 
 export function noteLockedWeek(year: number, week: number): void {
   weeksFoundLocked.value = new Set([...weeksFoundLocked.value, weekKey(year, week)]);
@@ -45,16 +42,4 @@ export function weekLocked(year: number, week: number): boolean {
   const lock = organization.value?.lockingTimesheets;
   const auto = !!lock?.enabled && lock.year !== null && lock.week !== null && (year < lock.year || (year === lock.year && week <= lock.week));
   return (auto || weeksFoundLocked.value.has(weekKey(year, week))) && !unlockedNow(year, week);
-}
-
-export async function requestUnlock(year: number, week: number): Promise<string | null> {
-  const answer = await api.POST('/requests/timesheets/{year}/{week}/unlock', { params: { path: { year: String(year), week: String(week) } } });
-  await loadWeekRequests();
-  return answer.error ? answer.error.detail : null;
-}
-
-export async function requestApproval(year: number, week: number): Promise<string | null> {
-  const answer = await api.POST('/requests/timesheets/{year}/{week}/approvals', { params: { path: { year: String(year), week: String(week) } } });
-  await loadWeekRequests();
-  return answer.error ? answer.error.detail : null;
 }

@@ -1,0 +1,48 @@
+import { signal } from '@preact/signals';
+import { api, type Project, type Schemas } from '../api/client.js';
+import { announceChange } from './changes.js';
+
+/** The projects the person may see (all of them for administrators), by id. */
+export const projects = signal<Record<string, Project>>({});
+
+export async function loadProjects(): Promise<void> {
+  const answer = await api.GET('/projects');
+  if (answer.data) projects.value = answer.data;
+}
+
+const keep = (project: Project) => (projects.value = { ...projects.value, [project.id]: project });
+
+export async function createProject(body: Schemas['CreateProjectBody']) {
+  const answer = await api.POST('/projects', { body });
+  if (answer.data) {
+    keep(answer.data);
+    announceChange();
+  }
+  return answer;
+}
+
+export async function updateProject(projectId: string, body: Schemas['UpdateProjectBody']) {
+  const answer = await api.PUT('/projects/{projectId}', { params: { path: { projectId } }, body });
+  if (answer.data) keep(answer.data);
+  return answer;
+}
+
+/** Deletes a project (its time is kept, without a project). */
+export async function deleteProject(projectId: string) {
+  const answer = await api.DELETE('/projects/{projectId}', { params: { path: { projectId } } });
+  if (!answer.error) {
+    const rest = { ...projects.value };
+    delete rest[projectId];
+    projects.value = rest;
+    announceChange();
+  }
+  return answer;
+}
+
+/** The project's tracked time, for the deletion's confirmation: how many entries and how long. */
+export async function trackedOn(projectId: string): Promise<{ entries: number; ms: number; more: boolean }> {
+  const answer = await api.GET('/activities', { params: { query: { projectId, limit: '2000' } } });
+  const list = Object.values(answer.data ?? {});
+  const ms = list.reduce((sum, a) => sum + ((a.endedAt ? Date.parse(a.endedAt) : Date.now()) - Date.parse(a.startedAt)), 0);
+  return { entries: list.length, ms, more: list.length >= 2000 };
+}
