@@ -2,6 +2,7 @@ import { CompiledQuery, type Selectable, type Updateable } from 'kysely';
 import { dialectOf, startLongRead, snapshotReaderOf, type Db, type Dialect } from '../../db/database.js';
 import type { SnapshotReader } from '../../db/snapshot-reader.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
+import { administersSomeProject, memberProjectsText, membershipConditionsText } from '../../db/record-scopes.js';
 import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../../db/frozen/activity-listing.js';
 import { renderedEntry, renderedFieldsOf } from '../../db/rendered-entries.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
@@ -11,7 +12,6 @@ import { giveWay, timed, type PieceTime } from '../../db/giving-way.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { lastKeyOf, type ListKey } from './listing.js';
-import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
 import { Activity } from './schemas.js';
 
 type ActivityRow = Selectable<ActivitiesTable>;
@@ -189,6 +189,9 @@ export function activityListStatement(
     // the projects they are a project admin of (leaving out their own, so UNION ALL repeats nothing).
     const wantsOwn = filter.userId === undefined || filter.userId === reader.userId;
     const wantsOthers = filter.userId !== reader.userId && options.administers !== false;
+    // The projects the reader administers (db/record-scopes.ts), their conditions bound in text order.
+    const adminMemberships = { organizationId, userId: reader.userId, administered: true };
+    const bind = (value: unknown) => q.p(value);
     if (wantsOwn) branches.push(branch(`user_id = ${q.p(reader.userId)}`, { userId: reader.userId }));
     if (wantsOthers && dialect === 'postgres') {
       // PostgreSQL: each administered project's first entries, read in order from activities_project_started
@@ -198,17 +201,12 @@ export function activityListStatement(
       administeredRows =
         `select administered.entry, administered.started_at, administered.id from project_members cross join lateral` +
         ` (select ${entry} as entry, started_at, id ${others} order by started_at, id limit ${limitOf()}) as administered` +
-        ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
-        ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)}`;
+        ` where ${membershipConditionsText(adminMemberships, bind)}`;
     } else if (wantsOthers) {
-      const administered =
-        `project_id in (select project_members.project_id from project_members` +
-        ` where project_members.user_id = ${q.p(reader.userId)} and project_members.role = ${q.p(PROJECT_ADMIN_ROLE)}` +
-        ` and project_members.archived = ${q.p(toDbBool(false))} and project_members.organization_id = ${q.p(organizationId)})` +
-        ` and user_id != ${q.p(reader.userId)}`;
+      const others = `project_id in ${memberProjectsText(adminMemberships, bind)} and user_id != ${q.p(reader.userId)}`;
       // SQLite, its statistics gathered, chose a scan of the table for this branch once most rows were on
       // the administered projects: INDEXED BY keeps it the range of each project.
-      branches.push(branch(administered, workspace).replace('from activities where', 'from activities indexed by activities_project_started where'));
+      branches.push(branch(others, workspace).replace('from activities where', 'from activities indexed by activities_project_started where'));
     }
   }
   // Everything the text depends on (the values are parameters).
@@ -430,7 +428,7 @@ export async function listActivitiesPage(
 
 /** Most Users administer no project: their listing is then their own activities alone, one index range. */
 async function readerAdministers(db: Db, filter: ActivityFilter, reader: ActivityReader): Promise<boolean> {
-  return reader.all || filter.userId === reader.userId || administersAnyProject(db, filter.organizationId, reader.userId);
+  return reader.all || filter.userId === reader.userId || administersSomeProject(db, filter.organizationId, reader.userId);
 }
 
 const FIND_ACTIVITY = fixedStatement<ActivityRow>('select * from activities where id = ? and organization_id = ?');
@@ -439,15 +437,6 @@ const INSERT_ACTIVITY = fixedStatement(
   'insert into activities (id, organization_id, user_id, project_id, name, billable, started_at, ended_at, created_at, updated_at)' +
     ' values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
-const ADMINISTERS_ANY_PROJECT = fixedStatement(
-  'select 1 as yes from project_members where user_id = ? and role = ? and archived = ? and organization_id = ? limit 1',
-);
-
-/** Whether the user administers any project (an unarchived member with role Administrator). */
-async function administersAnyProject(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const found = await ADMINISTERS_ANY_PROJECT(db, [userId, PROJECT_ADMIN_ROLE, toDbBool(false), organizationId]);
-  return found.length > 0;
-}
 
 /** At once, without a promise, when the store answers at once (fixedStatement). */
 export function findActivity(db: Db, organizationId: string, activityId: string): MaybePromise<Activity | undefined> {
@@ -602,18 +591,8 @@ export async function deleteActivity(db: Db, organizationId: string, activityId:
   return deleted !== undefined;
 }
 
-/** Whether the reader administers the project (an unarchived member with role Administrator). */
-export async function administersProject(db: Db, userId: string, projectId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('project_members')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('user_id', '=', userId)
-    .where('role', '=', PROJECT_ADMIN_ROLE)
-    .where('archived', '=', toDbBool(false))
-    .executeTakeFirst();
-  return row !== undefined;
-}
+/** Whether the reader administers the project (an unarchived member with the project-admin role: db/record-scopes.ts). */
+export { administersProject } from '../../db/record-scopes.js';
 
 /** The user's role in the workspace (the owner of an activity an admin edits). */
 export async function findUserRole(db: Db, organizationId: string, userId: string): Promise<string | undefined> {

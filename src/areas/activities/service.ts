@@ -174,7 +174,7 @@ function visible(db: Db, actor: Actor, activity: Activity | undefined): MaybePro
   if (!activity) throw notFound('activity');
   const { projectId } = activity;
   const projectRelation = () =>
-    projectId === null ? null : administersProject(db, actor.userId, projectId).then((yes) => (yes ? ('admin' as const) : null));
+    projectId === null ? null : administersProject(db, actor, projectId).then((yes) => (yes ? ('admin' as const) : null));
   const allowed = permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation });
   return andThen(allowed, (yes) => {
     if (yes) return activity;

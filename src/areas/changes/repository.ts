@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import { dialectOf, type Db, type Trx } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import type { Database } from '../../db/schema.js';
-import { toDbBool } from '../../db/values.js';
-import { PROJECT_ADMIN_ROLE, type ReaderScope } from '../../domain/policy.js';
+import { readableRows } from '../../db/record-scopes.js';
+import type { ReaderScope } from '../../domain/policy.js';
 import type { ChangeResource } from './rules.js';
 
 /** One event as the feed and the webhooks see it: `data` is the JSON text stored with it. */
@@ -75,28 +75,17 @@ export type ChangeReader = { all: true } | { all: false; userId: string; scopes:
 
 type Eb = ExpressionBuilder<Database, 'change_events'>;
 
-function readableBy(eb: Eb, reader: Extract<ChangeReader, { all: false }>): Expression<SqlBool> {
-  const { userId } = reader;
-  const memberProjects = (adminOnly: boolean) => {
-    let query = eb
-      .selectFrom('project_members')
-      .select('project_members.project_id')
-      .where('project_members.user_id', '=', userId)
-      .where('project_members.archived', '=', toDbBool(false));
-    if (adminOnly) query = query.where('project_members.role', '=', PROJECT_ADMIN_ROLE);
-    return query;
-  };
+/**
+ * The events the reader sees: per kind of record, those its scope reaches (db/record-scopes.ts) by
+ * the event's subject user and project. A kind the reader reaches in no scope adds no condition.
+ */
+function readableBy(eb: Eb, organizationId: string, reader: Extract<ChangeReader, { all: false }>): Expression<SqlBool> {
+  const table = { organizationId, userColumn: 'change_events.subject_user_id', projectColumn: 'change_events.project_id' };
   const byResource: Expression<SqlBool>[] = [];
   for (const { resource, scope } of reader.scopes) {
-    if (scope.all) {
-      byResource.push(eb('change_events.resource', '=', resource));
-      continue;
-    }
-    const reaches: Expression<SqlBool>[] = [];
-    if (scope.scopes.includes('own')) reaches.push(eb('change_events.subject_user_id', '=', userId));
-    if (scope.scopes.includes('member')) reaches.push(eb('change_events.project_id', 'in', memberProjects(false)));
-    else if (scope.scopes.includes('administered')) reaches.push(eb('change_events.project_id', 'in', memberProjects(true)));
-    if (reaches.length > 0) byResource.push(eb.and([eb('change_events.resource', '=', resource), eb.or(reaches)]));
+    const ofResource = eb('change_events.resource', '=', resource);
+    if (scope.all) byResource.push(ofResource);
+    else if (scope.scopes.length > 0) byResource.push(eb.and([ofResource, readableRows(scope, table)]));
   }
   return byResource.length > 0 ? eb.or(byResource) : sql<SqlBool>`1 = 0`;
 }
@@ -114,7 +103,7 @@ export async function readChanges(
     .where('organization_id', '=', organizationId)
     .where('position', '>', range.after)
     .where('position', '<=', range.through);
-  if (!reader.all) query = query.where((eb) => readableBy(eb, reader));
+  if (!reader.all) query = query.where((eb) => readableBy(eb, organizationId, reader));
   const rows = await query.orderBy('position').limit(range.limit).execute();
   return rows.map((row) => ({
     id: row.id,

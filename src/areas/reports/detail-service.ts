@@ -1,11 +1,9 @@
-import { sql } from 'kysely';
 import { dialectOf, startLongRead, type Db } from '../../db/database.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
-import { PROJECT_ADMIN_ROLE } from '../../domain/policy.js';
-import { toDbBool } from '../../db/values.js';
 import { nextTurn } from '../../lib/turns.js';
 import { cursorOf, keyOfCursor, type ListKey } from '../activities/index.js';
+import { costCurrencies, revenueCurrencies } from './detail-repository.js';
 import { detailColumns, detailedEntry, detailRowWriter, wallClock, type MoneyShown, type Names } from './detail-rules.js';
 import { DEFAULT_DETAIL_PAGE, type DetailedReport, type DetailFormat, type DetailQuery } from './detail-schemas.js';
 import { readDirectory } from './engine/directory.js';
@@ -42,9 +40,10 @@ export async function detailedReport(db: Db, actor: Actor, definition: RunDefini
     cost: definition.metrics.includes('cost') || definition.metrics.includes('profit'),
   };
   if (format === 'json') return page(db, run, names, money, { after, limit: query.limit === undefined ? DEFAULT_DETAIL_PAGE : Number(query.limit) });
+  const { organizationId, revenue } = run.spec;
   const currencies = {
-    revenue: money.revenue ? await revenueCurrencies(db, actor, run) : null,
-    cost: money.cost ? await costCurrencies(db, run) : null,
+    revenue: revenue === null ? null : await revenueCurrencies(db, organizationId, run.period, revenue),
+    cost: money.cost ? await costCurrencies(db, organizationId, run.period) : null,
   };
   const columns = detailColumns(labeller(definition), currencies);
   const writer = detailRowWriter(columns, names, money, wallClock(run.timeZone, run.period.start, run.period.end));
@@ -145,25 +144,4 @@ async function* pieces(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
     // An abandoned answer: the piece read ahead settles before its transaction ends, and its failure is nobody's.
     await next?.catch(() => undefined);
   }
-}
-
-/** Rates of the period: from before its end, to after its start (or open). */
-const overlapping = (run: ReportRun) => sql`from_at < ${run.period.end} and (to_at is null or to_at > ${run.period.start})`;
-
-/** The currencies of the revenue rates the caller may read in the period: one rate and one amount column each. */
-async function revenueCurrencies(db: Db, actor: Actor, run: ReportRun): Promise<string[]> {
-  const scope = run.spec.revenue;
-  const administered =
-    scope === null || scope.all
-      ? sql``
-      : sql` and project_id in (select project_id from project_members where user_id = ${actor.userId} and role = ${PROJECT_ADMIN_ROLE} and archived = ${toDbBool(false)} and organization_id = ${actor.organizationId})`;
-  const { rows } = await sql<{ currency: string }>`select distinct currency from revenue_rates where organization_id = ${actor.organizationId}
-    and ${overlapping(run)}${administered} order by currency`.execute(db);
-  return rows.map((row) => row.currency);
-}
-
-async function costCurrencies(db: Db, run: ReportRun): Promise<string[]> {
-  const { rows } = await sql<{ currency: string }>`select distinct currency from cost_rates where organization_id = ${run.spec.organizationId}
-    and ${overlapping(run)} order by currency`.execute(db);
-  return rows.map((row) => row.currency);
 }

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../../../db/database.js';
-import { fromDbBool, toDbBool } from '../../../db/values.js';
-import { PROJECT_ADMIN_ROLE } from '../../../domain/policy.js';
+import { isProjectAdminRole } from '../../../db/record-scopes.js';
+import { fromDbBool } from '../../../db/values.js';
 
 /** The workspace's projects, users and memberships as a report names and fills them. */
 export interface Directory {
@@ -32,14 +31,10 @@ export async function readDirectory(db: Db, organizationId: string, withMembers:
     projects: new Map(projects.map((row) => [row.id, { name: row.name, archived: fromDbBool(row.archived) }])),
     users: new Map(users.map((row) => [row.id, { label: row.name ?? row.email, archived: fromDbBool(row.archived) }])),
     members: new Map(
-      members.map((row) => [row.id, { projectId: row.project_id, userId: row.user_id, archived: fromDbBool(row.archived), admin: row.role === PROJECT_ADMIN_ROLE }]),
+      members.map((row) => [row.id, { projectId: row.project_id, userId: row.user_id, archived: fromDbBool(row.archived), admin: isProjectAdminRole(row.role) }]),
     ),
   };
 }
 
-/** Whether the user administers some project of the workspace (an unarchived member with the project role Administrator). */
-export async function administersSomeProject(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const row = await sql`select 1 as found from project_members where user_id = ${userId} and organization_id = ${organizationId}
-    and role = ${PROJECT_ADMIN_ROLE} and archived = ${toDbBool(false)} limit 1`.execute(db);
-  return row.rows.length > 0;
-}
+/** Whether the user administers some project of the workspace (db/record-scopes.ts). */
+export { administersSomeProject } from '../../../db/record-scopes.js';

@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../../db/database.js';
+import { readableRows } from '../../../db/record-scopes.js';
 import { fromDbBool, toDbBool } from '../../../db/values.js';
-import { PROJECT_ADMIN_ROLE, type ReaderScope } from '../../../domain/policy.js';
+import type { ReaderScope } from '../../../domain/policy.js';
 import { weekKeyOfMonday, type TimeDimension } from './buckets.js';
 import type { EntryFilters } from './filters.js';
 import type { ReportPeriod } from './period.js';
@@ -43,34 +44,12 @@ export function clampPeriod(period: ReportPeriod): ReportPeriod {
 const FALSE = toDbBool(false);
 const TRUE = toDbBool(true);
 
-/** The projects a user administers (unarchived member with the project role Administrator), in this workspace. */
-const administeredProjects = (organizationId: string, userId: string) =>
-  sql`(select adm.project_id from project_members adm where adm.user_id = ${userId} and adm.role = ${PROJECT_ADMIN_ROLE} and adm.archived = ${FALSE} and adm.organization_id = ${organizationId})`;
-
-/** The projects a user is an unarchived member of, in this workspace. */
-const memberProjects = (organizationId: string, userId: string) =>
-  sql`(select mem.project_id from project_members mem where mem.user_id = ${userId} and mem.archived = ${FALSE} and mem.organization_id = ${organizationId})`;
-
 /**
- * The rows a reader scope reaches (policy.ts): `own` by the entry's user, `member` and `administered`
- * by its project. Null: every row of the workspace.
+ * The rows a reader scope reaches (db/record-scopes.ts): `own` by the entry's user, `member` and
+ * `administered` by its project. Null: every row of the workspace.
  */
-export function scopeCondition(scope: ReaderScope, organizationId: string, userColumn: string, projectColumn: string): RawBuilder<unknown> | null {
-  if (scope.all) return null;
-  const reaches = scope.scopes.map((reach) => {
-    switch (reach) {
-      case 'own':
-        return sql`${sql.ref(userColumn)} = ${scope.userId}`;
-      case 'administered':
-        return sql`${sql.ref(projectColumn)} in ${administeredProjects(organizationId, scope.userId)}`;
-      case 'member':
-        return sql`${sql.ref(projectColumn)} in ${memberProjects(organizationId, scope.userId)}`;
-      case 'all':
-        return sql`1 = 1`;
-    }
-  });
-  return reaches.length === 0 ? sql`1 = 0` : sql`(${sql.join(reaches, sql` or `)})`;
-}
+const scopeCondition = (scope: ReaderScope, organizationId: string, userColumn: string, projectColumn: string) =>
+  readableRows(scope, { organizationId, userColumn, projectColumn });
 
 const and = (conditions: Array<RawBuilder<unknown> | null>) => sql.join(conditions.filter((c) => c !== null), sql` and `);
 
@@ -122,7 +101,7 @@ function summarySource(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknow
   const { entries, organizationId } = spec;
   if (entries.all) return sql`activities a where ${entryConditions(dialect, spec)}`;
   const reach = (scope: (typeof entries.scopes)[number]) =>
-    scopeCondition({ all: false, userId: entries.userId, scopes: [scope] }, organizationId, 'a.user_id', 'a.project_id')!;
+    readableRows({ all: false, userId: entries.userId, scopes: [scope] }, { organizationId, userColumn: 'a.user_id', projectColumn: 'a.project_id' });
   const branches = entries.scopes.map((scope, index) => {
     const earlier = entries.scopes.slice(0, index).map((before) => sql`not ${reach(before)}`);
     const slice = sql.join([reach(scope), ...earlier], sql` and `);
