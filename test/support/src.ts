@@ -16,6 +16,19 @@ export { migrateToLatest } from '../../src/db/migrate.js';
 export { migrations } from '../../src/db/migrations/index.js';
 export { toDbBool } from '../../src/db/values.js';
 
+/* Record scopes: which rows a reader may read, as SQL (src/db/record-scopes.ts), and the policy's scopes they are given */
+export {
+  administersProject,
+  administersSomeProject,
+  isProjectAdminRole,
+  memberProjects,
+  memberProjectsText,
+  membershipConditionsText,
+  readableRows,
+  type ReadableScope,
+} from '../../src/db/record-scopes.js';
+export { PROJECT_ADMIN_ROLE, readerScope } from '../../src/domain/policy.js';
+
 /* The rendered listings: the record schemas and the frozen SQLite text they must render to */
 export { SQLITE_ACTIVITY_ENTRY } from '../../src/db/frozen/activity-listing.js';
 export { renderedEntry, renderedFieldsOf } from '../../src/db/rendered-entries.js';
