@@ -1,4 +1,3 @@
-import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
 import type { Actor, Role, TokenKind } from './actor.js';
 
 /**
@@ -155,32 +154,34 @@ export interface RecordFacts {
   /** The user the record belongs to (an activity's user, a cost rate's user, a request's creator…). */
   ownerId?: string | null;
   /**
-   * The actor's relation to the record's project: `admin` (project admin), `member`, or null. Asked
-   * only when a scope needs it, so a record the actor owns costs no project lookup.
+   * The actor's relation to the record's project: `admin` (project admin), `member`, or null. Left
+   * out when not looked up: ask needsProjectRelation first, so a record the actor owns costs no lookup.
    */
-  projectRelation?: () => ProjectRelation | Promise<ProjectRelation>;
+  projectRelation?: ProjectRelation;
 }
 
 export type ProjectRelation = 'admin' | 'member' | null;
 
-/**
- * Whether the actor may act on the record under the permission. Synchronous unless the answer
- * depends on the actor's relation to the record's project.
- */
-export function permits(actor: ActorRole, permission: Permission, record: { ownerId?: string | null; projectRelation?: undefined }): boolean;
-export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): MaybePromise<boolean>;
-export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): MaybePromise<boolean> {
+/** Whether the actor may act on the record under the permission. */
+export function permits(actor: ActorRole, permission: Permission, record: RecordFacts): boolean {
   const scopes = scopesOf(actor.role, permission);
   if (scopes.includes('all')) return true;
   if (scopes.includes('own') && record.ownerId != null && record.ownerId === actor.userId) return true;
-  const byProject = scopes.filter((scope) => scope === 'member' || scope === 'administered');
-  if (byProject.length === 0 || record.projectRelation === undefined) return false;
-  const relation = record.projectRelation();
-  return andThen(relation, (found) => allowsRelation(byProject, found));
+  if (record.projectRelation === undefined) return false;
+  return allowsRelation(scopes, record.projectRelation);
+}
+
+/**
+ * Whether the answer of permits for this record would depend on the actor's relation to its project:
+ * the owner alone does not decide, and a project scope could still allow it.
+ */
+export function needsProjectRelation(actor: ActorRole, permission: Permission, record: { ownerId?: string | null }): boolean {
+  if (permits(actor, permission, record)) return false;
+  return scopesOf(actor.role, permission).some((scope) => scope === 'member' || scope === 'administered');
 }
 
 function allowsRelation(scopes: readonly Scope[], relation: ProjectRelation): boolean {
-  if (relation === 'admin') return true;
+  if (relation === 'admin') return scopes.includes('member') || scopes.includes('administered');
   return relation === 'member' && scopes.includes('member');
 }
 

@@ -47,7 +47,8 @@ export type { Role } from '../../src/domain/actor.js';
 export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
-export { API_KEYS_PER_USER, findOrCreateAccount, insertApiKey, insertSession, secondFactorChallenge } from '../../src/areas/access/index.js';
+export { API_KEYS_PER_USER, findOrCreateAccount, secondFactorChallenge } from '../../src/areas/access/index.js';
+export { insertApiKey, insertSession } from '../../src/areas/access/repository.js';
 export { hashPassword } from '../../src/areas/access/password-hashing.js';
 export { insertOneTimeToken } from '../../src/areas/access/repository.js';
 export { insertOidcState } from '../../src/areas/access/oidc-repository.js';

@@ -1,5 +1,5 @@
 export { completeSignIn, type SignedIn, type SignIn, type SignInContext } from './complete-sign-in.js';
-export { findOrCreateAccount, findUserByApiKey, findUserBySession, insertApiKey, insertSession, touchApiKey, type SignInMethod, type TokenHolder } from './repository.js';
+export { findOrCreateAccount, findUserByApiKey, findUserBySession, touchApiKey, type SignInMethod, type TokenHolder } from './repository.js';
 export { touchSession } from './session-repository.js';
 export { issueSignInLink, LINK_TTL_HOURS } from './links.js';
 export type { FailureKeys, SignInFailures } from './passwords.js';

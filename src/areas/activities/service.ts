@@ -3,7 +3,7 @@ import type { Db, Trx } from '../../db/database.js';
 import { rerunAfterUniqueRace, withConstraintProblems } from '../../db/errors.js';
 import type { Actor, Role } from '../../domain/actor.js';
 import { invalid, notFound } from '../../domain/errors.js';
-import { permits, readerScope } from '../../domain/policy.js';
+import { needsProjectRelation, permits, readerScope } from '../../domain/policy.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
@@ -172,12 +172,12 @@ export function visibleActivity(db: Db, actor: Actor, activityId: string): Maybe
 /** Answered without a promise unless the actor's relation to the project has to be read. */
 function visible(db: Db, actor: Actor, activity: Activity | undefined): MaybePromise<Activity> {
   if (!activity) throw notFound('activity');
+  const owner = { ownerId: activity.userId };
+  if (permits(actor, 'activities:read', owner)) return activity;
   const { projectId } = activity;
-  const projectRelation = () =>
-    projectId === null ? null : administersProject(db, actor, projectId).then((yes) => (yes ? ('admin' as const) : null));
-  const allowed = permits(actor, 'activities:read', { ownerId: activity.userId, projectRelation });
-  return andThen(allowed, (yes) => {
-    if (yes) return activity;
+  if (projectId === null || !needsProjectRelation(actor, 'activities:read', owner)) throw notFound('activity');
+  return administersProject(db, actor, projectId).then((administers) => {
+    if (permits(actor, 'activities:read', { ...owner, projectRelation: administers ? 'admin' : null })) return activity;
     throw notFound('activity');
   });
 }

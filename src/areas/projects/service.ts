@@ -37,7 +37,7 @@ export async function readableProject(db: Db, actor: Actor, projectId: string): 
   if (!found) throw notFound('project');
   const administers = found.memberRole === PROJECT_ADMIN_ROLE;
   const relation = found.memberId === null ? null : administers ? 'admin' : 'member';
-  if (!(await permits(actor, 'projects:read', { projectRelation: () => relation }))) throw notFound('project');
+  if (!permits(actor, 'projects:read', { projectRelation: relation })) throw notFound('project');
   return { project: found.project, administers };
 }
 
@@ -52,7 +52,7 @@ export async function administeredProject(
   permission: Extract<Permission, 'projects:update' | 'members:write' | 'rates:revenue'>,
 ): Promise<Project> {
   const access = await readableProject(db, actor, projectId);
-  if (!(await permits(actor, permission, { projectRelation: () => (access.administers ? 'admin' : 'member') }))) {
+  if (!permits(actor, permission, { projectRelation: access.administers ? 'admin' : 'member' })) {
     throw forbidden('Only administrators and the project\'s admins may do this.');
   }
   return access.project;
