@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { columnTypes } from '../column-types.js';
-import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY } from '../frozen/activity-listing.js';
+import { ACTIVITY_LENGTH_FLOOR_SECONDS, SQLITE_ACTIVITY_ENTRY_0005 as SQLITE_ACTIVITY_ENTRY } from '../frozen/activity-listing.js';
 import type { MigrationContext } from './context.js';
 
 /**
