@@ -69,3 +69,9 @@ export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, startWebhookWorke
 export { newId } from '../../src/lib/ids.js';
 export { sealerOf } from '../../src/lib/sealing.js';
 export { API_KEY_PREFIX, hashToken, newToken, ONE_TIME_TOKEN_PREFIX, SESSION_TOKEN_PREFIX } from '../../src/lib/tokens.js';
+
+/* The listing index of GET /activities: its builder and what the migrations froze of it (npm run db:listing, scripts/db-listing.ts) */
+export { createListingIndexStatement, LISTING_INDEX, listingIndexOf } from '../../src/db/listing-index.js';
+export { POSTGRES_LISTING_INCLUDE, POSTGRES_LISTING_INCLUDE_0005, SQLITE_ACTIVITY_ENTRY_0005 } from '../../src/db/frozen/activity-listing.js';
+export type { RenderedField } from '../../src/db/rendered-entries.js';
+export type { MigrationModule } from '../../src/db/migrations/index.js';
