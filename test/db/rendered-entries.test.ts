@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { ActivitySchema, Nullable, ProjectSchema, renderedEntry, renderedFieldsOf, SQLITE_ACTIVITY_ENTRY, UserSchema } from '../support/src.js';
+import { Nullable, ProjectSchema, renderedEntry, renderedFieldsOf, UserSchema } from '../support/src.js';
 
 const kinds = (fields: Array<{ key: string; as: string }>) => fields.map(({ key, as }) => `${key}:${as}`);
 const sameColumns = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, key]));
@@ -27,19 +27,6 @@ describe('renderedFieldsOf', () => {
     ]);
     const Union = Type.Object({ id: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
     expect(kinds(renderedFieldsOf(Union, { id: 'id', note: 'note' }))).toEqual(['id:text', 'note:nullable']);
-  });
-
-  it('keeps rendering the Activity schema as the SQLite entry migration 0005 froze in its index', () => {
-    const fields = renderedFieldsOf(ActivitySchema, {
-      id: 'id',
-      name: 'name',
-      billable: 'billable',
-      startedAt: 'started_at',
-      endedAt: 'ended_at',
-      projectId: 'project_id',
-      userId: 'user_id',
-    });
-    expect(renderedEntry('sqlite', 'id', fields)).toBe(SQLITE_ACTIVITY_ENTRY);
   });
 
   it('fails loudly on a property without a column, a column without a property, and a kind it cannot render', () => {

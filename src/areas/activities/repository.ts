@@ -11,7 +11,7 @@ import { nowIso } from '../../lib/time.js';
 import { giveWay, timed, type PieceTime } from '../../db/giving-way.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
-import { lastKeyOf, type ListKey } from './listing.js';
+import { ACTIVITY_COLUMNS, lastKeyOf, type ListKey } from './listing.js';
 import { Activity } from './schemas.js';
 
 type ActivityRow = Selectable<ActivitiesTable>;
@@ -58,26 +58,19 @@ class Statement {
 }
 
 /** A listed activity: the Activity schema's fields (as toActivity maps them), each read from its column. */
-const ACTIVITY_FIELDS = renderedFieldsOf(Activity, {
-  id: 'id',
-  name: 'name',
-  billable: 'billable',
-  startedAt: 'started_at',
-  endedAt: 'ended_at',
-  projectId: 'project_id',
-  userId: 'user_id',
-});
+const ACTIVITY_FIELDS = renderedFieldsOf(Activity, ACTIVITY_COLUMNS);
 
 /** PostgreSQL's rendering of one listed activity: the same bytes as SQLITE_ACTIVITY_ENTRY. */
 const POSTGRES_ACTIVITY_ENTRY = renderedEntry('postgres', 'id', ACTIVITY_FIELDS);
 
 /*
- * SQLite's is the text migration 0005 froze in the index activities_user_listing, which a query
- * matches only by that very text; the schema must still render to it, or the listing would drift
- * from the schema (changing either needs a new migration and index).
+ * SQLite's is the text the latest listing migration froze in the index activities_user_listing, which
+ * a query matches only by that very text; the schema must still render to it, or the listing would
+ * drift from the schema (`npm run db:listing` writes the migration that rebuilds the index:
+ * docs/architecture.md "Add a field").
  */
 if (renderedEntry('sqlite', 'id', ACTIVITY_FIELDS) !== SQLITE_ACTIVITY_ENTRY) {
-  throw new Error('The Activity schema no longer renders to the SQLite entry frozen by migration 0005 (src/db/frozen/activity-listing.ts)');
+  throw new Error('The Activity schema no longer renders to the SQLite entry of the listing index (src/db/frozen/activity-listing.ts): run npm run db:listing');
 }
 
 /** Before this, `from` bounds no index range (the arithmetic of fromBound stays within years 0001–9999). */
