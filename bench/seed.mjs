@@ -10,11 +10,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { openStore } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { createWorkspace } from '../dist/areas/workspace/index.js';
-import { findOrCreateAccount, insertApiKey } from '../dist/areas/access/index.js';
+import { findOrCreateAccount } from '../dist/areas/access/index.js';
 import { hashPassword } from '../dist/areas/access/password-hashing.js';
-import { setAccountPassword } from '../dist/areas/access/repository.js';
+import { insertApiKey, setAccountPassword } from '../dist/areas/access/repository.js';
 import { insertMember, insertProject } from '../dist/areas/projects/repository.js';
-import { createUser } from '../dist/areas/users/index.js';
+import { createUser } from '../dist/areas/users/repository.js';
 import { toDbBool } from '../dist/db/values.js';
 import { API_KEY_PREFIX, newToken } from '../dist/lib/tokens.js';
 
