@@ -6,12 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { ACTIVITY_COLUMNS } from '../src/areas/activities/listing.js';
 import { Activity } from '../src/areas/activities/schemas.js';
 import { LISTING_INDEX_MIGRATION, POSTGRES_LISTING_INCLUDE, SQLITE_ACTIVITY_ENTRY } from '../src/db/frozen/activity-listing.js';
+import { migrationFiles } from '../src/db/migrations/index.js';
 import { LISTING_INDEX, listingIndexOf, rebuildListingIndexStatements, sameListingIndex, type ListingIndexDefinition } from '../src/db/listing-index.js';
 import { renderedFieldsOf, type RenderedField } from '../src/db/rendered-entries.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MIGRATIONS = path.join(ROOT, 'src/db/migrations');
-const REGISTRY = path.join(MIGRATIONS, 'index.ts');
 const FROZEN = path.join(ROOT, 'src/db/frozen/activity-listing.ts');
 
 /** The line of src/db/frozen/activity-listing.ts after which this script rewrites the file. */
@@ -71,23 +71,6 @@ export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Pr
 `;
 }
 
-/** The migrations registry (src/db/migrations/index.ts) with the migration imported and added at the end. */
-export function registryWith(registry: string, name: string): string {
-  const binding = `activityListingFields${name.slice(0, 4)}`;
-  const imports = [...registry.matchAll(/^import \* as \w+ from '\.\/\d{4}_\w+\.js';$/gm)];
-  const lastImport = imports.at(-1);
-  const end = registry.lastIndexOf('\n};');
-  if (lastImport?.index === undefined || end === -1) throw new Error('src/db/migrations/index.ts: no migration import or no end of `migrations` found');
-  const afterImport = lastImport.index + lastImport[0].length;
-  return (
-    registry.slice(0, afterImport) +
-    `\nimport * as ${binding} from './${name}.js';` +
-    registry.slice(afterImport, end) +
-    `\n  '${name}': ${binding},` +
-    registry.slice(end)
-  );
-}
-
 /** src/db/frozen/activity-listing.ts recording what the migration built as the current listing index. */
 export function frozenWith(frozen: string, name: string, definition: ListingIndexDefinition): string {
   const at = frozen.indexOf(CURRENT_MARK);
@@ -132,7 +115,7 @@ function describeDifference(wanted: ListingIndexDefinition, frozen: ListingIndex
   return lines;
 }
 
-const migrationNamesOnDisk = () => fs.readdirSync(MIGRATIONS).filter((file) => /^\d{4}_\w+\.ts$/.test(file)).map((file) => file.slice(0, -'.ts'.length));
+const migrationNamesOnDisk = () => migrationFiles(fs.readdirSync(MIGRATIONS));
 
 /**
  * Compares the index the fields call for (the Activity record's, unless told) with the frozen one,
@@ -159,10 +142,9 @@ export function main(args: readonly string[], fields: readonly RenderedField[] =
     return 1;
   }
   fs.writeFileSync(path.join(MIGRATIONS, migration.file), migration.source);
-  fs.writeFileSync(REGISTRY, registryWith(fs.readFileSync(REGISTRY, 'utf8'), migration.name));
   fs.writeFileSync(FROZEN, frozenWith(fs.readFileSync(FROZEN, 'utf8'), migration.name, migration.definition));
   console.log(
-    `${LISTING_INDEX} changes:\n${difference}\nWrote src/db/migrations/${migration.file}, registered it at the end of src/db/migrations/index.ts ` +
+    `${LISTING_INDEX} changes:\n${difference}\nWrote src/db/migrations/${migration.file} ` +
       'and recorded its index as the current one in src/db/frozen/activity-listing.ts.',
   );
   return 0;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Store } from './database.js';
-import { migrations } from './migrations/index.js';
+import { loadMigrations } from './migrations/index.js';
 
 /*
  * A deliberately small migrator instead of Kysely's: Kysely's reads the whole PostgreSQL catalog on
@@ -18,6 +18,7 @@ import { migrations } from './migrations/index.js';
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
   const db = store.db as unknown as Kysely<unknown>;
+  const migrations = await loadMigrations();
   return db.transaction().execute(async (trx) => {
     if (store.dialect === 'postgres') {
       await sql`select pg_advisory_xact_lock(hashtext('timetrack_migrations'), hashtext(current_schema()))`.execute(trx);

@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { activityListingFields, frozenListingIndex, frozenWith, listingMigrationFor, main, registryWith } from '../../scripts/db-listing.js';
+import { activityListingFields, frozenListingIndex, frozenWith, listingMigrationFor, main } from '../../scripts/db-listing.js';
 import {
   createListingIndexStatement,
   listingIndexOf,
-  migrations,
+  loadMigrations,
+  migrationFiles,
   POSTGRES_LISTING_INCLUDE,
   POSTGRES_LISTING_INCLUDE_0005,
   SQLITE_ACTIVITY_ENTRY,
@@ -39,7 +40,7 @@ const FIELDS_0005: RenderedField[] = [
 
 const description: RenderedField = { key: 'description', column: 'description', as: 'nullable' };
 const withDescription = [...activityListingFields(), description];
-const registeredNames = Object.keys(migrations);
+const registeredNames = Object.keys(await loadMigrations());
 const nextNumber = String(Number(registeredNames.at(-1)!.slice(0, 4)) + 1).padStart(4, '0');
 
 describe('The listing index src/db/frozen records is the one the Activity schema calls for', () => {
@@ -91,14 +92,19 @@ describe('npm run db:listing on a record with one more field', () => {
     expect(listingMigrationFor(withDescription, migration.definition, [...registeredNames, migration.name])).toBeUndefined();
   });
 
-  it('registers the migration at the end of src/db/migrations/index.ts', async () => {
-    const registry = await readFile(path.join(ROOT, 'src/db/migrations/index.ts'), 'utf8');
-    const name = `${nextNumber}_activity_listing_fields`;
-    const written = registryWith(registry, name);
-    const binding = `activityListingFields${nextNumber}`;
-    expect(written).toContain(`import * as ${binding} from './${name}.js';\n\nexport type`);
-    expect(written).toMatch(new RegExp(`\\n  '${registeredNames.at(-1)}': \\w+,\\n  '${name}': ${binding},\\n};\\n$`));
-    expect(written.replace(`\nimport * as ${binding} from './${name}.js';`, '').replace(`\n  '${name}': ${binding},`, '')).toBe(registry);
+  it('runs every migration file of src/db/migrations in the order of its number, with no registry to edit', async () => {
+    const files = (await readdir(path.join(ROOT, 'src/db/migrations'))).filter((file) => /^\d{4}_/.test(file));
+    expect(registeredNames).toEqual(files.map((file) => file.replace(/\.ts$/, '')).sort());
+    expect(migrationFiles([`${nextNumber}_activity_listing_fields.ts`, 'index.ts', 'context.ts', ...files.reverse()]).at(-1)).toBe(
+      `${nextNumber}_activity_listing_fields`,
+    );
+    expect(migrationFiles(['0002_b.js', '0002_b.d.ts', '0001_a.js', 'index.js'])).toEqual(['0001_a', '0002_b']);
+  });
+
+  it('refuses two migrations of one number (two branches that each added the next one)', () => {
+    expect(() => migrationFiles(['0016_clients.ts', '0016_budgets.ts', '0015_x.ts'])).toThrow(
+      'Two migrations are numbered 0016 (0016_budgets, 0016_clients): renumber the newer one',
+    );
   });
 
   it("records the migration's index as the current one in src/db/frozen, keeping 0005's constants as they are", async () => {
@@ -119,7 +125,7 @@ describe('npm run db:listing on a record with one more field', () => {
   });
 
   it('with --check, exits 1 naming the difference and writes nothing', async () => {
-    const files = ['src/db/migrations/index.ts', 'src/db/frozen/activity-listing.ts'].map((file) => path.join(ROOT, file));
+    const files = ['src/db/frozen/activity-listing.ts'].map((file) => path.join(ROOT, file));
     const before = await Promise.all(files.map((file) => readFile(file, 'utf8')));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

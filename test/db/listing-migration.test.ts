@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityListingFields, frozenListingIndex, listingMigrationFor } from '../../scripts/db-listing.js';
-import { createListingIndexStatement, LISTING_INDEX, migrateToLatest, migrations, openStore, POSTGRES_LISTING_INCLUDE, type MigrationModule, type Store } from '../support/src.js';
+import { createListingIndexStatement, LISTING_INDEX, loadMigrations, migrateToLatest, openStore, POSTGRES_LISTING_INCLUDE, type MigrationModule, type Store } from '../support/src.js';
 import { testStores } from '../support/stores.js';
 
 /*
@@ -54,7 +54,7 @@ for (const store of testStores) {
 
     it('after a new nullable column, the migration npm run db:listing writes for its field rebuilds the index rendering and including it', async () => {
       const fields = [...activityListingFields(), { key: 'description', column: 'description', as: 'nullable' as const }];
-      const migration = listingMigrationFor(fields, frozenListingIndex, Object.keys(migrations))!;
+      const migration = listingMigrationFor(fields, frozenListingIndex, Object.keys(await loadMigrations()))!;
       await writeFile(path.join(dir, migration.file), migration.source);
       const generated: MigrationModule = await import(pathToFileURL(path.join(dir, migration.file)).href);
 

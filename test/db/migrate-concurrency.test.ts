@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eachStore, runCli, sharedDatabaseUrl } from '../support/processes.js';
-import { migrateToLatest, migrations, openStore } from '../support/src.js';
+import { loadMigrations, migrateToLatest, openStore } from '../support/src.js';
 
-const ALL = Object.keys(migrations);
+const ALL = Object.keys(await loadMigrations());
 
 /**
  * docs/rules.md (Install and start): starters that migrate one fresh database at once wait for each

@@ -13,7 +13,7 @@ export { BACKSTOP_CHECKPOINT_FRAMES } from '../../src/db/checkpointer.js';
 export { LONG_READ_CONNECTIONS, openStore, type Store } from '../../src/db/database.js';
 export { fixedStatement } from '../../src/db/fixed-statement.js';
 export { migrateToLatest } from '../../src/db/migrate.js';
-export { migrations } from '../../src/db/migrations/index.js';
+export { loadMigrations, migrationFiles } from '../../src/db/migrations/index.js';
 export { toDbBool } from '../../src/db/values.js';
 
 /* Record scopes: which rows a reader may read, as SQL (src/db/record-scopes.ts), and the policy's scopes they are given */

@@ -1,37 +1,39 @@
+import { readdirSync } from 'node:fs';
 import type { MigrationModule } from './context.js';
-import * as foundation from './0001_foundation.js';
-import * as trackingAndPeople from './0002_tracking_and_people.js';
-import * as billingAndGeofences from './0003_billing_and_geofences.js';
-import * as requestsAndTimesheets from './0004_requests_and_timesheets.js';
-import * as activityListing from './0005_activity_listing.js';
-import * as retiredDomains from './0006_retired_domains.js';
-import * as outboxExpiry from './0007_outbox_expiry.js';
-import * as signIn from './0008_sign_in.js';
-import * as twoFactorAndSingleSignOn from './0009_two_factor_and_single_sign_on.js';
-import * as changeFeed from './0010_change_feed.js';
-import * as webhooks from './0011_webhooks.js';
-import * as webhookPendingHeads from './0012_webhook_pending_heads.js';
-import * as webhookSeqAtCommit from './0013_webhook_seq_at_commit.js';
-import * as activityOrderInIndexes from './0014_activity_order_in_indexes.js';
-import * as webhooksFollowTheFeed from './0015_webhooks_follow_the_feed.js';
 
 export type { MigrationContext, MigrationModule } from './context.js';
 
-/** Every migration, in the order it runs. Add new ones at the end; never edit one that has shipped. */
-export const migrations: Record<string, MigrationModule> = {
-  '0001_foundation': foundation,
-  '0002_tracking_and_people': trackingAndPeople,
-  '0003_billing_and_geofences': billingAndGeofences,
-  '0004_requests_and_timesheets': requestsAndTimesheets,
-  '0005_activity_listing': activityListing,
-  '0006_retired_domains': retiredDomains,
-  '0007_outbox_expiry': outboxExpiry,
-  '0008_sign_in': signIn,
-  '0009_two_factor_and_single_sign_on': twoFactorAndSingleSignOn,
-  '0010_change_feed': changeFeed,
-  '0011_webhooks': webhooks,
-  '0012_webhook_pending_heads': webhookPendingHeads,
-  '0013_webhook_seq_at_commit': webhookSeqAtCommit,
-  '0014_activity_order_in_indexes': activityOrderInIndexes,
-  '0015_webhooks_follow_the_feed': webhooksFollowTheFeed,
-};
+/** A migration's file: four digits, an underscore and a name; `.ts` in the sources, `.js` once built. */
+const MIGRATION_FILE = /^(\d{4})_[a-z0-9_]+\.(?:ts|js)$/;
+
+/**
+ * Every migration of this folder, by name in the order it runs: each file named `00NN_what.ts` is one,
+ * so adding a migration is adding its file (never edit one that has shipped). Two files of one number
+ * are refused, so that two branches that each added the next migration cannot both land unnoticed.
+ */
+export function migrationFiles(files: readonly string[]): string[] {
+  const names = files.filter((file) => MIGRATION_FILE.test(file)).map((file) => file.replace(/\.(?:ts|js)$/, ''));
+  const sorted = [...new Set(names)].sort();
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].slice(0, 4) === sorted[i - 1].slice(0, 4)) {
+      throw new Error(`Two migrations are numbered ${sorted[i].slice(0, 4)} (${sorted[i - 1]}, ${sorted[i]}): renumber the newer one`);
+    }
+  }
+  return sorted;
+}
+
+let loaded: Promise<Record<string, MigrationModule>> | undefined;
+
+/** The migrations of src/db/migrations (or dist/db/migrations once built), loaded once. */
+export function loadMigrations(): Promise<Record<string, MigrationModule>> {
+  loaded ??= (async () => {
+    const folder = new URL('.', import.meta.url);
+    const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const migrations: Record<string, MigrationModule> = {};
+    for (const name of migrationFiles(readdirSync(folder))) {
+      migrations[name] = (await import(new URL(`${name}${extension}`, folder).href)) as MigrationModule;
+    }
+    return migrations;
+  })();
+  return loaded;
+}
