@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ACTIVITY_COLUMNS } from '../src/areas/activities/listing.js';
+import { ACTIVITY_COLUMNS } from '../src/areas/activities/columns.js';
 import { Activity } from '../src/areas/activities/schemas.js';
 import { LISTING_INDEX_MIGRATION, POSTGRES_LISTING_INCLUDE, SQLITE_ACTIVITY_ENTRY } from '../src/db/frozen/activity-listing.js';
 import { migrationFiles } from '../src/db/migrations/index.js';

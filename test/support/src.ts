@@ -32,6 +32,7 @@ export { PROJECT_ADMIN_ROLE, readerScope } from '../../src/domain/policy.js';
 /* The rendered listings: the record schemas and the frozen SQLite text they must render to */
 export { SQLITE_ACTIVITY_ENTRY } from '../../src/db/frozen/activity-listing.js';
 export { renderedEntry, renderedFieldsOf } from '../../src/db/rendered-entries.js';
+export { recordOfRow, rowOfRecord } from '../../src/db/record-rows.js';
 export { Activity as ActivitySchema } from '../../src/areas/activities/schemas.js';
 export { Project as ProjectSchema } from '../../src/areas/projects/schemas.js';
 export { User as UserSchema } from '../../src/areas/users/schemas.js';
@@ -55,7 +56,8 @@ export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { DETAIL_PIECE } from '../../src/areas/reports/detail-service.js';
 export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/engine/selection.js';
-export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
+export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/listing-statement.js';
+export { listingCounters } from '../../src/areas/activities/listing-repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
 export { pruneChanges, recordChange, type ChangeType } from '../../src/areas/changes/index.js';

@@ -1,21 +1,4 @@
 import { Buffer } from 'node:buffer';
-import type { RenderedColumns } from '../../db/rendered-entries.js';
-import type { Activity } from './schemas.js';
-
-/**
- * The column each field of a listed activity is read from, by the Activity schema's keys (every key
- * required, so a new field of the schema fails to compile until it has one): with the schema, what
- * `npm run db:listing` builds the listing index from (docs/architecture.md "Add a field").
- */
-export const ACTIVITY_COLUMNS: RenderedColumns<typeof Activity> = {
-  id: 'id',
-  name: 'name',
-  billable: 'billable',
-  startedAt: 'started_at',
-  endedAt: 'ended_at',
-  projectId: 'project_id',
-  userId: 'user_id',
-};
 
 /** The order of a listing: startedAt, then id. A piece of a long listing continues after the last key of the one before. */
 export interface ListKey {

@@ -2,7 +2,7 @@ import type { Role } from '../../domain/actor.js';
 import { conflict, forbidden, invalid } from '../../domain/errors.js';
 import { reachesAll } from '../../domain/policy.js';
 import { toUtcIso } from '../../lib/time.js';
-import type { Activity, ActivityCreate, ActivityUpdate } from './schemas.js';
+import { Activity, ActivityCreate, type ActivityUpdate } from './schemas.js';
 
 /** An instant from the API in canonical UTC form, or 422 at the pointer. */
 export function instantOf(text: string, pointer: string): string {
@@ -17,6 +17,36 @@ export function instantOf(text: string, pointer: string): string {
  */
 export function queryInstantOf(text: string, pointer: string): string {
   return instantOf(text.replace(/ (\d{2}:\d{2})$/, '+$1'), pointer);
+}
+
+/** The fields of an activity that rules of their own set (its owner, name, times, billable, project). */
+const RULED_FIELDS = ['id', 'userId', 'name', 'billable', 'startedAt', 'endedAt', 'projectId'] as const;
+
+/**
+ * The other fields of an activity, the plain ones: written as the body gives them, with no rule
+ * beyond their schema, and null when a new activity's body leaves one out (docs/architecture.md
+ * "Add a field"). A field with a rule, or one that may not be null, joins RULED_FIELDS and gets its
+ * rule here.
+ */
+type PlainFields = Omit<Activity, (typeof RULED_FIELDS)[number]>;
+const PLAIN_KEYS = Object.keys(ActivityCreate.properties).filter(
+  (key): key is keyof PlainFields & string => key in Activity.properties && !(RULED_FIELDS as readonly string[]).includes(key),
+);
+
+/** Compile-time: a plain field that may not be null would have no value when the body leaves it out. */
+type NotNullable<T> = { [K in keyof T]-?: null extends T[K] ? never : K }[keyof T];
+const _plainFieldsAdmitNull: [NotNullable<PlainFields>] extends [never] ? true : never = true;
+
+/** The plain fields of a new activity: each as the body gives it, or null. */
+export function plainFieldsOfNew(body: ActivityCreate): PlainFields {
+  const given: Readonly<Record<string, unknown>> = body;
+  return Object.fromEntries(PLAIN_KEYS.map((key) => [key, given[key] ?? null])) as PlainFields;
+}
+
+/** The plain fields an update body changes: those it holds. */
+export function plainChangesOf(body: ActivityUpdate): Partial<PlainFields> {
+  const given: Readonly<Record<string, unknown>> = body;
+  return Object.fromEntries(PLAIN_KEYS.filter((key) => given[key] !== undefined).map((key) => [key, given[key]])) as Partial<PlainFields>;
 }
 
 export function nameOf(name: string): string {
@@ -86,7 +116,7 @@ export function timesOfNew(body: ActivityCreate, now: string): { startedAt: stri
 }
 
 /**
- * What an update body changes besides the project, checked against the activity as it is now (422
+ * What an update body changes besides the project (its plain fields as given), checked against the activity as it is now (422
  * at the field otherwise): endedAt may not end up before startedAt, nor the activity longer than
  * LONGEST_ACTIVITY_DAYS; a running timer (reopened, or moved while it runs) may not start more than
  * TIMER_START_AHEAD_HOURS after now.
@@ -95,8 +125,8 @@ export function changesOfFields(
   before: Activity,
   body: ActivityUpdate,
   now: string,
-): Partial<Pick<Activity, 'name' | 'billable' | 'startedAt' | 'endedAt'>> {
-  const changes: Partial<Pick<Activity, 'name' | 'billable' | 'startedAt' | 'endedAt'>> = {};
+): Partial<Omit<Activity, 'id' | 'userId' | 'projectId'>> {
+  const changes: Partial<Omit<Activity, 'id' | 'userId' | 'projectId'>> = plainChangesOf(body);
   if (body.name !== undefined) changes.name = nameOf(body.name);
   if (body.billable !== undefined) changes.billable = body.billable;
   const startedAt = body.startedAt === undefined ? before.startedAt : instantOf(body.startedAt, '/body/startedAt');

@@ -9,8 +9,8 @@ import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
 import { findProjectForBooking, type ProjectForBooking } from '../projects/index.js';
 import { assertActivityWeekOpen } from '../timesheets/index.js';
+import { administersProject } from '../../db/record-scopes.js';
 import {
-  administersProject,
   closeTimer,
   deleteActivity as deleteActivityRow,
   findActivity,
@@ -18,12 +18,11 @@ import {
   findRunningTimer,
   findUserRole,
   insertActivity,
-  listActivitiesJson,
-  listActivitiesPage,
   updateActivity as updateActivityRow,
   type ActivityChanges,
-  type ActivityFilter,
 } from './repository.js';
+import { listActivitiesJson, listActivitiesPage } from './listing-repository.js';
+import type { ActivityFilter } from './listing-statement.js';
 import type { LaterPieces } from '../../lib/later-pieces.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import {
@@ -34,6 +33,7 @@ import {
   isBookable,
   nameOf,
   onlyOwnerChanges,
+  plainFieldsOfNew,
   queryInstantOf,
   timersStartedTogether,
   timesOfNew,
@@ -147,6 +147,7 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
     db.transaction().execute(async (trx) => {
       const project = projectId == null ? undefined : await bookableProject(trx, actor.organizationId, actor, projectId);
       const activity: Activity = {
+        ...plainFieldsOfNew(body),
         id,
         name,
         billable: body.billable ?? project?.billable ?? false,

@@ -1,4 +1,5 @@
-import { dialectOf, startLongRead, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
+import { inPostgresSnapshot } from '../../db/long-reads.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid } from '../../domain/errors.js';
 import { nextTurn } from '../../lib/turns.js';
@@ -102,26 +103,13 @@ async function* mapped<T, U>(items: AsyncIterable<T>, map: (item: T) => U): Asyn
 }
 
 /**
- * Every entry of the run, in pieces (one statement's entries each) as the client takes the file. PostgreSQL reads every piece
- * from one REPEATABLE READ snapshot on a connection of the long reads' pool (startLongRead), held until the last piece or until the answer is abandoned (the
- * generator's return rolls it back). SQLite, whose one connection serves every request, reads each
- * piece on its own: an entry changed while a long export is read may be missed or show its new values.
+ * Every entry of the run, in pieces (one statement's entries each) as the client takes the file:
+ * on PostgreSQL from one snapshot of the long reads (db/long-reads.ts inPostgresSnapshot), held until
+ * the last piece or until the answer is abandoned. SQLite, whose one connection serves every request,
+ * reads each piece on its own: an entry changed while a long export is read may be missed or show its
+ * new values.
  */
-async function* everyEntry(db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> {
-  if (dialectOf(db) === 'sqlite' || db.isTransaction) {
-    yield* pieces(db, run);
-    return;
-  }
-  const trx = await startLongRead(db);
-  let ended = false;
-  try {
-    yield* pieces(trx, run);
-    ended = true;
-    await trx.commit().execute();
-  } finally {
-    if (!ended) await trx.rollback().execute();
-  }
-}
+const everyEntry = (db: Db, run: ReportRun): AsyncGenerator<ReportEntry[]> => inPostgresSnapshot(db, (snapshot) => pieces(snapshot, run));
 
 /**
  * The pieces one after another, each asked for as soon as the one before has arrived: on PostgreSQL
