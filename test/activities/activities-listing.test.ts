@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { as, describeEachStore, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import { listingPlanOf } from '../support/plans.js';
 import { type ActivityFilter, type ActivityReader, jsonObjectOf, LIST_PIECE, toDbBool } from '../support/src.js';
-import { tracking } from '../support/tracking.js';
+import { activityAnswer, tracking } from '../support/tracking.js';
 
 /** Names a serializer could render differently: quotes, backslashes, control characters, separators, emoji. */
 const TRICKY_NAMES = [
@@ -181,11 +181,13 @@ describeEachStore('Listing activities: rendered by the database', (h) => {
       const keys = Object.keys(res.body);
       expect(keys.length, query).toBe(total);
       expect(keys).toEqual(ids);
-      expect(res.body[ids[total - 1]]).toEqual({
-        id: ids[total - 1], name: `Entry ${total - 1}`, billable: false, projectId: null, userId: user.userId,
-        startedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000).toISOString(),
-        endedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000 + 30_000).toISOString(),
-      });
+      expect(res.body[ids[total - 1]]).toEqual(
+        activityAnswer({
+          id: ids[total - 1], name: `Entry ${total - 1}`, billable: false, projectId: null, userId: user.userId,
+          startedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000).toISOString(),
+          endedAt: new Date(start + Math.floor((total - 1) / 2) * 60_000 + 30_000).toISOString(),
+        }),
+      );
     }
   }, 60_000);
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { as, describeEachStore, type Harness, type TestUser } from '../support/harness.js';
 import { newId } from '../support/src.js';
-import { expectDocumented, tracking } from '../support/tracking.js';
+import { activityAnswer, expectDocumented, tracking } from '../support/tracking.js';
 
 const running = async (h: Harness, user: TestUser) =>
   h.app.db.selectFrom('activities').select(['id', 'started_at']).where('user_id', '=', user.userId).where('ended_at', 'is', null).execute();
@@ -19,7 +19,7 @@ describeEachStore('Activities', (h) => {
     expect(doc.components.schemas.Activity).toBeDefined();
   });
 
-  it('records time for the caller with exactly the reference\'s fields, instants out in UTC with milliseconds', async () => {
+  it('records time for the caller with exactly the Activity record\'s fields, instants out in UTC with milliseconds', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);
     const res = await as(h, ws, user).post('/api/activities', {
@@ -31,15 +31,17 @@ describeEachStore('Activities', (h) => {
       createdAt: '2000-01-01T00:00:00Z',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      id: expect.any(String),
-      name: 'Writing',
-      billable: false,
-      startedAt: '2026-07-04T09:00:00.000Z',
-      endedAt: '2026-07-04T09:30:00.250Z',
-      projectId: null,
-      userId: user.userId,
-    });
+    expect(res.body).toEqual(
+      activityAnswer({
+        id: expect.any(String),
+        name: 'Writing',
+        billable: false,
+        startedAt: '2026-07-04T09:00:00.000Z',
+        endedAt: '2026-07-04T09:30:00.250Z',
+        projectId: null,
+        userId: user.userId,
+      }),
+    );
     expect(res.body.id).not.toBe('client-id');
     expect((await as(h, ws, user).get(`/api/activities/${res.body.id}`)).body).toEqual(res.body);
   });

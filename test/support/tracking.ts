@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { make } from './factories/index.js';
 import { as, ok, type Harness, type TestUser, type TestWorkspace } from './harness.js';
+import { ActivitySchema } from './src.js';
 
 /** The factories of projects, members and activities bound to one workspace, in the short forms the tracking suites use. */
 export function tracking(h: Harness, ws: TestWorkspace) {
@@ -42,4 +43,13 @@ export async function expectDocumented(
       });
     }
   }
+}
+
+/**
+ * An activity as the API answers it: the given values, and null for every other field of the
+ * Activity schema. A suite that asserts an answer's exact fields thus holds it to the served schema,
+ * and a new nullable field needs no edit of the suites that never set it (docs/architecture.md "Add a field").
+ */
+export function activityAnswer(values: Record<string, unknown>): Record<string, unknown> {
+  return { ...Object.fromEntries(Object.keys(ActivitySchema.properties).map((key) => [key, null])), ...values };
 }
