@@ -65,7 +65,7 @@ export interface ProjectForBooking {
  * foreign key takes anyway), so the project cannot be deleted between this check and the insert: its
  * deletion waits for the booking, or came first and the project is not found (422 for the booking).
  */
-export async function findProjectForBooking(
+export async function selectProjectForBooking(
   db: Db,
   organizationId: string,
   projectId: string,
@@ -132,7 +132,7 @@ export async function findProject(db: Db, organizationId: string, projectId: str
 }
 
 /** Whether the workspace has the project. */
-export async function projectOfWorkspaceExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
+export async function selectProjectExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
   const row = await db
     .selectFrom('projects')
     .select('id')
@@ -218,7 +218,7 @@ export async function listMembers(db: Db, organizationId: string, projectId: str
   return rows.map(toMember);
 }
 
-export async function findMember(
+export async function selectMember(
   db: Db,
   organizationId: string,
   projectId: string,
