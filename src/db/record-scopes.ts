@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
+import { PROJECT_ADMIN_ROLE } from '../lib/project-roles.js';
 import type { Db } from './database.js';
 import { fixedStatement } from './fixed-statement.js';
 import { toDbBool } from './values.js';
@@ -11,9 +12,6 @@ import { toDbBool } from './values.js';
  * reader takes its SQL from here, as a Kysely expression or, for the statements written as text,
  * as text with the statement's own placeholders.
  */
-
-/** How project_members stores the project role of a project admin (domain/policy.ts writes the same value). */
-const PROJECT_ADMIN_ROLE = 'Administrator';
 
 /** Whether a stored project role is the project admin's. */
 export const isProjectAdminRole = (role: string): boolean => role === PROJECT_ADMIN_ROLE;

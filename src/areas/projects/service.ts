@@ -3,7 +3,8 @@ import type { Db, Trx } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
 import { conflict, forbidden, notFound } from '../../domain/errors.js';
-import { permits, PROJECT_ADMIN_ROLE, readerScope, type Permission } from '../../domain/policy.js';
+import { permits, readerScope, type Permission } from '../../domain/policy.js';
+import { PROJECT_ADMIN_ROLE } from '../../lib/project-roles.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
 import {
