@@ -110,7 +110,11 @@ export function readableRows(scope: ReadableScope, table: ScopedTable): RawBuild
   return reaches.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`(${sql.join(reaches, sql` or `)})`;
 }
 
-const termValues = (memberships: Memberships): unknown[] => membershipTerms(memberships).map(([, value]) => value);
+/**
+ * The values the memberships' conditions bind, in text order: what a statement written once with
+ * membershipConditionsText or memberProjectsText (placeholders `?`) is given per call.
+ */
+export const membershipValues = (memberships: Memberships): unknown[] => membershipTerms(memberships).map(([, value]) => value);
 
 /** The shape of an administrator's memberships, for texts written once (their values are bound per call). */
 const ADMINISTERED: Memberships = { organizationId: '', userId: '', administered: true };
@@ -119,7 +123,7 @@ const ADMINISTERS_SOME_PROJECT = fixedStatement(`select 1 as yes from project_me
 
 /** Whether the user administers some project of the workspace. At once, without a promise, when the store answers at once. */
 export function administersSomeProject(db: Db, organizationId: string, userId: string): MaybePromise<boolean> {
-  const found = ADMINISTERS_SOME_PROJECT(db, termValues({ organizationId, userId, administered: true }));
+  const found = ADMINISTERS_SOME_PROJECT(db, membershipValues({ organizationId, userId, administered: true }));
   return andThen(found, (rows) => rows.length > 0);
 }
 

@@ -24,6 +24,7 @@ export {
   memberProjects,
   memberProjectsText,
   membershipConditionsText,
+  membershipValues,
   readableRows,
   type ReadableScope,
 } from '../../src/db/record-scopes.js';

@@ -26,8 +26,7 @@ import type { RequestType, WorkflowRequest, WorkflowRequestDetail } from './sche
 
 /** The requests the actor may read: all of the workspace's, or their own. */
 export async function workflowRequests(db: Db, actor: Actor): Promise<WorkflowRequestDetail[]> {
-  const scope = readerScope(actor, 'requests:read');
-  return listRequests(db, actor.organizationId, scope.all ? undefined : scope.userId);
+  return listRequests(db, actor.organizationId, readerScope(actor, 'requests:read'));
 }
 
 /** One request, when the actor may read it (404 otherwise, as for an unknown id). */
