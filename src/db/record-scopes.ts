@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { andThen, type MaybePromise } from '../lib/maybe-promise.js';
+import { PROJECT_ADMIN_ROLE } from '../lib/project-roles.js';
 import type { Db } from './database.js';
 import { fixedStatement } from './fixed-statement.js';
 import { toDbBool } from './values.js';
@@ -11,9 +12,6 @@ import { toDbBool } from './values.js';
  * reader takes its SQL from here, as a Kysely expression or, for the statements written as text,
  * as text with the statement's own placeholders.
  */
-
-/** How project_members stores the project role of a project admin (domain/policy.ts writes the same value). */
-const PROJECT_ADMIN_ROLE = 'Administrator';
 
 /** Whether a stored project role is the project admin's. */
 export const isProjectAdminRole = (role: string): boolean => role === PROJECT_ADMIN_ROLE;
@@ -112,7 +110,11 @@ export function readableRows(scope: ReadableScope, table: ScopedTable): RawBuild
   return reaches.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`(${sql.join(reaches, sql` or `)})`;
 }
 
-const termValues = (memberships: Memberships): unknown[] => membershipTerms(memberships).map(([, value]) => value);
+/**
+ * The values the memberships' conditions bind, in text order: what a statement written once with
+ * membershipConditionsText or memberProjectsText (placeholders `?`) is given per call.
+ */
+export const membershipValues = (memberships: Memberships): unknown[] => membershipTerms(memberships).map(([, value]) => value);
 
 /** The shape of an administrator's memberships, for texts written once (their values are bound per call). */
 const ADMINISTERED: Memberships = { organizationId: '', userId: '', administered: true };
@@ -121,7 +123,7 @@ const ADMINISTERS_SOME_PROJECT = fixedStatement(`select 1 as yes from project_me
 
 /** Whether the user administers some project of the workspace. At once, without a promise, when the store answers at once. */
 export function administersSomeProject(db: Db, organizationId: string, userId: string): MaybePromise<boolean> {
-  const found = ADMINISTERS_SOME_PROJECT(db, termValues({ organizationId, userId, administered: true }));
+  const found = ADMINISTERS_SOME_PROJECT(db, membershipValues({ organizationId, userId, administered: true }));
   return andThen(found, (rows) => rows.length > 0);
 }
 

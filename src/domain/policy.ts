@@ -87,9 +87,6 @@ export type Permission = keyof typeof POLICY;
 
 type ActorRole = Pick<Actor, 'role' | 'userId'>;
 
-/** The project role that makes a member the project's admin. */
-export const PROJECT_ADMIN_ROLE: Role = 'Administrator';
-
 const NONE: readonly Scope[] = [];
 
 /** The scopes in which the role holds the permission (none: it does not hold it). */

@@ -38,6 +38,13 @@ describe('the import layers', () => {
     expect(problems).toContain('no-restricted-imports');
   });
 
+  it("lint refuses an area's face handing on its repository instead of a use case", async () => {
+    for (const code of ["export { listMessages } from './repository.js';\n", "export * from './repository.js';\n", "import { listOutbox } from './repository.js';\nexport const listMessages = listOutbox;\n"]) {
+      expect(await problemsOf('src/areas/mail/index.ts', code), code).toContain('no-restricted-syntax');
+    }
+    expect(await problemsOf('src/areas/mail/index.ts', "export { listMessages } from './service.js';\n")).toEqual([]);
+  });
+
   it('lint accepts an area importing the route kit, the kernel and another area’s face', async () => {
     const problems = await problemsOf(
       'src/areas/geofences/extra.ts',

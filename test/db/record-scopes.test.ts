@@ -5,11 +5,13 @@ import { make } from '../support/factories/index.js';
 import { as, describeEachStore, ok, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
 import {
   administersProject,
+  fixedStatement,
   administersSomeProject,
   isProjectAdminRole,
   memberProjects,
   memberProjectsText,
   membershipConditionsText,
+  membershipValues,
   PROJECT_ADMIN_ROLE,
   readableRows,
   readerScope,
@@ -152,6 +154,22 @@ describeEachStore('Record scopes: which rows a reader may read, on every scope (
       expect(ids((await h.app.db.executeQuery<{ project_id: string }>(CompiledQuery.raw(subquery, parameters.splice(0)))).rows)).toEqual(expected);
       const joined = `select project_members.project_id from project_members where ${membershipConditionsText(memberships, bind)}`;
       expect(ids((await h.app.db.executeQuery<{ project_id: string }>(CompiledQuery.raw(joined, parameters.splice(0)))).rows)).toEqual(expected);
+    }
+  });
+
+  it('a statement written once takes the conditions with `?` and, per call, membershipValues in their order', async () => {
+    const { organizationId } = world.ws;
+    for (const administered of [true, false]) {
+      const shape = { organizationId: '', userId: '', administered };
+      const statement = fixedStatement<{ project_id: string }>(
+        `select project_members.project_id from project_members where ${membershipConditionsText(shape, () => '?')} and project_members.project_id != ?`,
+      );
+      const expected = (administered ? [world.projects.administered] : [world.projects.joined, world.projects.administered]).map((p) => p.id).sort();
+      for (const [userId, reaches] of [[world.reader.userId, expected], [world.former.userId, []]] as const) {
+        const values = [...membershipValues({ organizationId, userId, administered }), world.projects.foreign.id];
+        expect((await statement(h.app.db, values)).map((row) => row.project_id).sort(), `${userId} ${administered}`).toEqual(reaches);
+      }
+      expect(await statement(h.app.db, [...membershipValues({ organizationId: world.otherWs.organizationId, userId: world.reader.userId, administered }), ''])).toEqual([]);
     }
   });
 

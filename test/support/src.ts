@@ -24,10 +24,12 @@ export {
   memberProjects,
   memberProjectsText,
   membershipConditionsText,
+  membershipValues,
   readableRows,
   type ReadableScope,
 } from '../../src/db/record-scopes.js';
-export { PROJECT_ADMIN_ROLE, readerScope } from '../../src/domain/policy.js';
+export { readerScope } from '../../src/domain/policy.js';
+export { PROJECT_ADMIN_ROLE } from '../../src/lib/project-roles.js';
 
 /* The rendered listings: the record schemas and the frozen SQLite text they must render to */
 export { SQLITE_ACTIVITY_ENTRY } from '../../src/db/frozen/activity-listing.js';

@@ -16,6 +16,8 @@ import {
 } from './repository.js';
 import { CHANGE_TYPES, cursorOf, isDeletion, RESOURCE_PERMISSION, type ChangeResource, type ChangeType } from './rules.js';
 
+export type { StoredChange } from './repository.js';
+
 /** One change, as the area that made it describes it. */
 export interface NewChange {
   organizationId: string;
@@ -85,6 +87,11 @@ function readerOf(actor: Actor): ChangeReader {
     scope: readerScope(actor, permission),
   }));
   return { all: false, userId: actor.userId, scopes };
+}
+
+/** The feed's end: the position of the workspace's last event (0 before its first), where a new follower starts. */
+export function feedEnd(db: Db, organizationId: string): Promise<number> {
+  return headPosition(db, organizationId);
 }
 
 export interface ChangePage {

@@ -1,2 +1,3 @@
 export { deliverPending } from './delivery.js';
-export { countRecentServiceMessages, enqueueMessage, EXPIRED_BODY, expireMessageWith, listMessages, type NewMessage, type OutboxMessage } from './repository.js';
+export { EXPIRED_BODY } from './rules.js';
+export { countRecentServiceMessages, enqueueMessage, expireMessageWith, listMessages, type NewMessage, type OutboxMessage } from './service.js';

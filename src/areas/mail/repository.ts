@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
+import { EXPIRED_BODY } from './rules.js';
 
 /** The kinds of message the service sends (docs/rules.md §6); more join as their causes are built. */
 export type MessageKind = 'invitation' | 'timesheetReminder' | 'supportSignIn' | (string & {});
@@ -32,11 +33,8 @@ export interface OutboxMessage {
   sentAt: string | null;
 }
 
-/**
- * Writes one outgoing message. Pass the transaction of the change that causes it, so the message
- * exists exactly when its cause does; the delivery worker sends it after the commit.
- */
-export async function enqueueMessage(db: Db, message: NewMessage): Promise<string> {
+/** Stores one outgoing message, unsent; answers its id. */
+export async function insertMessage(db: Db, message: NewMessage): Promise<string> {
   const id = newId();
   await db
     .insertInto('outbox')
@@ -45,8 +43,7 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<strin
       organization_id: message.organizationId,
       to_address: message.to,
       kind: message.kind,
-      // A subject is one header line: no line breaks, bounded.
-      subject: message.subject.replace(/\s+/g, ' ').trim().slice(0, 250),
+      subject: message.subject,
       body: message.body,
       created_at: nowIso(),
       sent_at: null,
@@ -63,7 +60,7 @@ export async function enqueueMessage(db: Db, message: NewMessage): Promise<strin
  * How many messages of these kinds the service itself (outside any workspace: a workspace list)
  * wrote to an address since an instant.
  */
-export async function countRecentServiceMessages(db: Db, to: { address: string; kinds: string[]; since: string }): Promise<number> {
+export async function countServiceMessagesSince(db: Db, to: { address: string; kinds: string[]; since: string }): Promise<number> {
   const row = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -74,9 +71,6 @@ export async function countRecentServiceMessages(db: Db, to: { address: string; 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
-/** What a message's body becomes once the secret it carried has expired or been used. */
-export const EXPIRED_BODY = 'This message carried a one-time link. The link has been used or has expired, so its text is no longer kept.\n';
 
 /**
  * Replaces the body of every message whose secret has expired at `now` by EXPIRED_BODY (the
@@ -92,11 +86,8 @@ export async function expireMessages(db: Db, now: string): Promise<number> {
   return Number(result.numUpdatedRows);
 }
 
-/**
- * Replaces, by EXPIRED_BODY, the body of the workspace's message that carries this secret (still
- * with an expiry): called in the transaction that uses the secret, so the text dies with it.
- */
-export async function expireMessageWith(db: Db, organizationId: string, secret: string): Promise<void> {
+/** Replaces, by EXPIRED_BODY, the body of the workspace's message that carries this secret (still with an expiry). */
+export async function expireMessageCarrying(db: Db, organizationId: string, secret: string): Promise<void> {
   const pattern = `%${secret.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   await db
     .updateTable('outbox')
@@ -108,7 +99,7 @@ export async function expireMessageWith(db: Db, organizationId: string, secret: 
 }
 
 /** A workspace's messages in creation order. */
-export async function listMessages(db: Db, organizationId: string): Promise<OutboxMessage[]> {
+export async function listOutbox(db: Db, organizationId: string): Promise<OutboxMessage[]> {
   const rows = await db
     .selectFrom('outbox')
     .select(['id', 'to_address', 'kind', 'subject', 'body', 'created_at', 'sent_at'])

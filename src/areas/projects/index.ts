@@ -1,4 +1,3 @@
-export { addMember, holdJoinableUser, holdProject, setMemberRole } from './membership.js';
-export { findMember, findProjectForBooking, findWorkspaceUser, projectOfWorkspaceExists, type ProjectForBooking, type WorkspaceUser } from './repository.js';
+export { addMember, findMember, holdJoinableUser, holdProject, isJoinableUser, setMemberRole } from './membership.js';
 export { MemberParams, ProjectParams, type Project, type ProjectMember } from './schemas.js';
-export { administeredProject, readableProject } from './service.js';
+export { administeredProject, findProjectForBooking, projectOfWorkspaceExists, readableProject, type ProjectForBooking } from './service.js';

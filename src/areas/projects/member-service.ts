@@ -5,7 +5,8 @@ import { conflict, forbidden, invalid, notFound } from '../../domain/errors.js';
 import { SUPPORT_SESSION_DENIED, tokenKindAllows } from '../../domain/policy.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange } from '../changes/index.js';
-import { deleteMember, findMember, findWorkspaceUser, insertMember, listMembers, updateMember, type MemberChanges, type NewMember } from './repository.js';
+import { isJoinableUser } from './membership.js';
+import { deleteMember, insertMember, listMembers, selectMember, updateMember, type MemberChanges, type NewMember } from './repository.js';
 import type { MemberCreate, MemberUpdate, ProjectMember } from './schemas.js';
 import { administeredProject, readableProject } from './service.js';
 
@@ -18,7 +19,7 @@ export async function projectMembers(db: Db, actor: Actor, projectId: string): P
 
 export async function projectMember(db: Db, actor: Actor, projectId: string, memberId: string): Promise<ProjectMember> {
   const { project } = await readableProject(db, actor, projectId);
-  const member = await findMember(db, actor.organizationId, project.id, memberId);
+  const member = await selectMember(db, actor.organizationId, project.id, memberId);
   if (!member) throw notFound('project member');
   return member;
 }
@@ -29,12 +30,11 @@ export async function addProjectMember(db: Db, actor: Actor, projectId: string, 
   // Making a member the project's Administrator grants a role: never with a support session (docs/rules.md §5).
   if (body.role === 'Administrator' && !tokenKindAllows(actor.tokenKind, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   const project = await administeredProject(db, actor, projectId, 'members:write');
-  const user = await findWorkspaceUser(db, organizationId, body.userId);
-  if (!user || user.archived) throw unusableUser();
+  if (!(await isJoinableUser(db, organizationId, body.userId))) throw unusableUser();
   const member: NewMember = {
     organizationId,
     projectId: project.id,
-    userId: user.id,
+    userId: body.userId,
     role: body.role ?? 'User',
     assignedBy: actor.userId,
     title: body.title?.trim() ?? null,
@@ -45,7 +45,7 @@ export async function addProjectMember(db: Db, actor: Actor, projectId: string, 
     () =>
       db.transaction().execute(async (trx) => {
         const id = await insertMember(trx, member, nowIso());
-        const added = (await findMember(trx, organizationId, project.id, id))!;
+        const added = (await selectMember(trx, organizationId, project.id, id))!;
         await recordChange(trx, { organizationId, type: 'member.added', actorId: actor.userId, data: added });
         return added;
       }),
@@ -68,7 +68,7 @@ export async function changeProjectMember(
   // Changing a member's project role grants or takes one: never with a support session (docs/rules.md §5).
   if (body.role !== undefined && !tokenKindAllows(actor.tokenKind, 'roles:grant')) throw forbidden(SUPPORT_SESSION_DENIED);
   const project = await administeredProject(db, actor, projectId, 'members:write');
-  const member = await findMember(db, actor.organizationId, project.id, memberId);
+  const member = await selectMember(db, actor.organizationId, project.id, memberId);
   if (!member) throw notFound('project member');
   const changes: MemberChanges = {};
   if (body.role !== undefined) changes.role = body.role;
@@ -80,7 +80,7 @@ export async function changeProjectMember(
   const { organizationId } = actor;
   return db.transaction().execute(async (trx) => {
     await updateMember(trx, organizationId, member.id, changes);
-    const updated = await findMember(trx, organizationId, project.id, member.id);
+    const updated = await selectMember(trx, organizationId, project.id, member.id);
     if (!updated) throw notFound('project member');
     await recordChange(trx, { organizationId, type: 'member.updated', actorId: actor.userId, data: updated });
     return updated;
@@ -91,7 +91,7 @@ export async function removeProjectMember(db: Db, actor: Actor, projectId: strin
   const project = await administeredProject(db, actor, projectId, 'members:write');
   const { organizationId } = actor;
   await db.transaction().execute(async (trx) => {
-    const member = await findMember(trx, organizationId, project.id, memberId);
+    const member = await selectMember(trx, organizationId, project.id, memberId);
     if (!member || !(await deleteMember(trx, organizationId, project.id, memberId))) throw notFound('project member');
     await recordChange(trx, { organizationId, type: 'member.removed', actorId: actor.userId, data: member });
   });

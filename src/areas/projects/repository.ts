@@ -2,6 +2,7 @@ import type { Buffer } from 'node:buffer';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
+import { membershipConditionsText, membershipValues, type Memberships } from '../../db/record-scopes.js';
 import { renderedEntry, renderedFieldsOf, renderedListStatement } from '../../db/rendered-entries.js';
 import type { ProjectMembersTable, ProjectsTable } from '../../db/tables/tracking.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
@@ -36,17 +37,27 @@ export async function findProjectWithMembership(
   projectId: string,
   userId: string,
 ): Promise<ProjectWithMembership | undefined> {
-  const row = (await FIND_PROJECT_WITH_MEMBERSHIP(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+  const row = (await FIND_PROJECT_WITH_MEMBERSHIP(db, projectWithMembershipValues(organizationId, projectId, userId)))[0];
   return row && { project: toProject(row), memberId: row.member_id, memberRole: row.member_role };
 }
 
-/** A project and one user's unarchived membership of it: parameters user id, false, project id, workspace id. */
+/** The shape of one user's unarchived memberships (db/record-scopes.ts), for the texts written once below. */
+const MEMBERSHIPS: Memberships = { organizationId: '', userId: '', administered: false };
+const PLACEHOLDER = () => '?';
+
+/** A project and one user's unarchived membership of it; its values are projectWithMembershipValues'. */
 const FROM_PROJECT_WITH_MEMBERSHIP =
-  ' from projects left join project_members as m on m.project_id = projects.id and m.user_id = ? and m.archived = ?' +
+  ` from projects left join project_members on project_members.project_id = projects.id and ${membershipConditionsText(MEMBERSHIPS, PLACEHOLDER)}` +
   ' where projects.id = ? and projects.organization_id = ?';
 
+function projectWithMembershipValues(organizationId: string, projectId: string, userId: string): unknown[] {
+  const values = membershipValues({ organizationId, userId, administered: false });
+  values.push(projectId, organizationId);
+  return values;
+}
+
 const FIND_PROJECT_WITH_MEMBERSHIP = fixedStatement<ProjectRow & { member_id: string | null; member_role: string | null }>(
-  `select projects.*, m.id as member_id, m.role as member_role${FROM_PROJECT_WITH_MEMBERSHIP}`,
+  `select projects.*, project_members.id as member_id, project_members.role as member_role${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 
 /** What booking time on a project needs: the project's flags and the booking user's unarchived membership. */
@@ -65,24 +76,24 @@ export interface ProjectForBooking {
  * foreign key takes anyway), so the project cannot be deleted between this check and the insert: its
  * deletion waits for the booking, or came first and the project is not found (422 for the booking).
  */
-export async function findProjectForBooking(
+export async function selectProjectForBooking(
   db: Db,
   organizationId: string,
   projectId: string,
   userId: string,
 ): Promise<ProjectForBooking | undefined> {
   const find = dialectOf(db) === 'postgres' ? FIND_PROJECT_FOR_BOOKING_HELD : FIND_PROJECT_FOR_BOOKING;
-  const row = (await find(db, [userId, toDbBool(false), projectId, organizationId]))[0];
+  const row = (await find(db, projectWithMembershipValues(organizationId, projectId, userId)))[0];
   return row && { id: row.id, archived: fromDbBool(row.archived), billable: fromDbBool(row.billable), member: row.member_id !== null };
 }
 
 type BookingRow = Pick<ProjectRow, 'id' | 'archived' | 'billable'> & { member_id: string | null };
 const FIND_PROJECT_FOR_BOOKING = fixedStatement<BookingRow>(
-  `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
+  `select projects.id, projects.archived, projects.billable, project_members.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP}`,
 );
 // SQLite runs each transaction alone (lockRowForWrite): only PostgreSQL needs the lock.
 const FIND_PROJECT_FOR_BOOKING_HELD = fixedStatement<BookingRow>(
-  `select projects.id, projects.archived, projects.billable, m.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP} for key share of projects`,
+  `select projects.id, projects.archived, projects.billable, project_members.id as member_id${FROM_PROJECT_WITH_MEMBERSHIP} for key share of projects`,
 );
 
 /** A project as GET /projects lists it: the Project schema's fields (as toProject maps them), each read from its column. */
@@ -101,8 +112,8 @@ const listedProjects = (dialect: 'sqlite' | 'postgres', from: string) =>
   );
 const ALL_PROJECTS = 'from projects where projects.organization_id = ?';
 const MEMBER_PROJECTS =
-  'from projects inner join project_members as m on m.project_id = projects.id' +
-  ' where projects.organization_id = ? and m.user_id = ? and m.archived = ?';
+  'from projects inner join project_members on project_members.project_id = projects.id' +
+  ` where projects.organization_id = ? and ${membershipConditionsText(MEMBERSHIPS, PLACEHOLDER)}`;
 const LIST_PROJECTS = {
   all: { sqlite: listedProjects('sqlite', ALL_PROJECTS), postgres: listedProjects('postgres', ALL_PROJECTS) },
   member: { sqlite: listedProjects('sqlite', MEMBER_PROJECTS), postgres: listedProjects('postgres', MEMBER_PROJECTS) },
@@ -117,7 +128,7 @@ export async function listProjectsJson(db: Db, organizationId: string, memberUse
   const [row] =
     memberUserId === undefined
       ? await LIST_PROJECTS.all[dialect](db, [organizationId])
-      : await LIST_PROJECTS.member[dialect](db, [organizationId, memberUserId, toDbBool(false)]);
+      : await LIST_PROJECTS.member[dialect](db, [organizationId, ...membershipValues({ organizationId, userId: memberUserId, administered: false })]);
   return row?.entries ?? null;
 }
 
@@ -132,7 +143,7 @@ export async function findProject(db: Db, organizationId: string, projectId: str
 }
 
 /** Whether the workspace has the project. */
-export async function projectOfWorkspaceExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
+export async function selectProjectExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
   const row = await db
     .selectFrom('projects')
     .select('id')
@@ -218,7 +229,7 @@ export async function listMembers(db: Db, organizationId: string, projectId: str
   return rows.map(toMember);
 }
 
-export async function findMember(
+export async function selectMember(
   db: Db,
   organizationId: string,
   projectId: string,

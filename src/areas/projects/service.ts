@@ -1,24 +1,30 @@
 import type { Buffer } from 'node:buffer';
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
 import { conflict, forbidden, notFound } from '../../domain/errors.js';
-import { permits, PROJECT_ADMIN_ROLE, readerScope, type Permission } from '../../domain/policy.js';
+import { permits, readerScope, type Permission } from '../../domain/policy.js';
+import { PROJECT_ADMIN_ROLE } from '../../lib/project-roles.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
 import {
   deleteProject,
-  findMember,
+  selectMember,
   findProject,
   findProjectWithMembership,
   insertMember,
   insertProject,
   listProjectsJson,
+  selectProjectExists,
+  selectProjectForBooking,
   updateProject,
   type ProjectChanges,
+  type ProjectForBooking,
 } from './repository.js';
 import { trimmedName } from './rules.js';
 import type { Project, ProjectCreate, ProjectUpdate } from './schemas.js';
+
+export type { ProjectForBooking } from './repository.js';
 
 const nameTaken = (name: string) => conflict(`A project named "${name}" already exists in this workspace.`);
 
@@ -59,6 +65,19 @@ export async function administeredProject(
 }
 
 /**
+ * What booking time on the project needs, in the booking's transaction (on PostgreSQL the project
+ * row stays held until it commits). Every write of time asks it: no await of its own.
+ */
+export function findProjectForBooking(trx: Trx, organizationId: string, projectId: string, userId: string): Promise<ProjectForBooking | undefined> {
+  return selectProjectForBooking(trx, organizationId, projectId, userId);
+}
+
+/** Whether the workspace has the project. */
+export function projectOfWorkspaceExists(db: Db, organizationId: string, projectId: string): Promise<boolean> {
+  return selectProjectExists(db, organizationId, projectId);
+}
+
+/**
  * GET /projects as the database renders it: every project for a reader who reaches all, otherwise
  * those the reader is an unarchived member of. Not async: a listing adds no await of its own.
  */
@@ -88,7 +107,7 @@ export async function createProject(db: Db, actor: Actor, body: ProjectCreate): 
         const memberId = await insertMember(trx, { organizationId, projectId, userId, role: PROJECT_ADMIN_ROLE, assignedBy: userId }, now);
         const created = (await findProject(trx, organizationId, projectId))!;
         await recordChange(trx, { organizationId, type: 'project.created', actorId: userId, data: created });
-        const member = (await findMember(trx, organizationId, projectId, memberId))!;
+        const member = (await selectMember(trx, organizationId, projectId, memberId))!;
         await recordChange(trx, { organizationId, type: 'member.added', actorId: userId, data: member });
         return created;
       }),

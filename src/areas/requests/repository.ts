@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { readableRows, type ReadableScope } from '../../db/record-scopes.js';
 import type { RequestsTable } from '../../db/tables/workflows.js';
 import { fromJson, toJson } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
@@ -49,10 +50,11 @@ export async function findRequest(db: Db, organizationId: string, requestId: str
     .executeTakeFirst();
 }
 
-/** The workspace's requests (or, with createdBy, one user's) in creation order. */
-export async function listRequests(db: Db, organizationId: string, createdBy?: string): Promise<WorkflowRequestDetail[]> {
+/** The workspace's requests the reader may read (a request is its creator's own), in creation order. */
+export async function listRequests(db: Db, organizationId: string, reader: ReadableScope): Promise<WorkflowRequestDetail[]> {
   let query = db.selectFrom('requests').selectAll().where('organization_id', '=', organizationId);
-  if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+  const readable = readableRows(reader, { organizationId, userColumn: 'created_by' });
+  if (readable !== null) query = query.where(readable);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   return rows.map(toRequestDetail);
 }

@@ -7,7 +7,7 @@ import { weekOfPath } from '../../lib/iso-weeks.js';
 import { nowIso } from '../../lib/time.js';
 import { issueSupportSignIn } from '../access/index.js';
 import { recordChange } from '../changes/index.js';
-import { addMember, findMember, findWorkspaceUser, holdJoinableUser, holdProject, readableProject, setMemberRole } from '../projects/index.js';
+import { addMember, findMember, holdJoinableUser, holdProject, isJoinableUser, readableProject, setMemberRole } from '../projects/index.js';
 import { unlockWeek } from '../timesheets/index.js';
 import {
   closePendingRequest,
@@ -26,8 +26,7 @@ import type { RequestType, WorkflowRequest, WorkflowRequestDetail } from './sche
 
 /** The requests the actor may read: all of the workspace's, or their own. */
 export async function workflowRequests(db: Db, actor: Actor): Promise<WorkflowRequestDetail[]> {
-  const scope = readerScope(actor, 'requests:read');
-  return listRequests(db, actor.organizationId, scope.all ? undefined : scope.userId);
+  return listRequests(db, actor.organizationId, readerScope(actor, 'requests:read'));
 }
 
 /** One request, when the actor may read it (404 otherwise, as for an unknown id). */
@@ -69,8 +68,7 @@ export async function createRoleChangeRequest(
 export async function createAssignmentRequest(db: Db, actor: Actor, projectId: string, userIds: string[]): Promise<WorkflowRequest> {
   const { project } = await readableProject(db, actor, projectId);
   for (const [index, userId] of userIds.entries()) {
-    const user = await findWorkspaceUser(db, actor.organizationId, userId);
-    if (!user || user.archived) throw invalid(`/body/userIds/${index}`, 'must name an unarchived user of this workspace');
+    if (!(await isJoinableUser(db, actor.organizationId, userId))) throw invalid(`/body/userIds/${index}`, 'must name an unarchived user of this workspace');
   }
   return createRequest(db, actor, 'assignment', { projectId: project.id, userIds: [...new Set(userIds)] });
 }

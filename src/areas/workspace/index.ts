@@ -1,3 +1,11 @@
-export { createWorkspace, releaseRetiredDomain, type CreatedWorkspace, type NewWorkspace } from './service.js';
-export { countOrganizations, findWorkspaceByDomain, getOrganization, recordAutoLockedWeek } from './repository.js';
+export {
+  countOrganizations,
+  createWorkspace,
+  findWorkspaceByDomain,
+  getOrganization,
+  recordAutoLockedWeek,
+  releaseRetiredDomain,
+  type CreatedWorkspace,
+  type NewWorkspace,
+} from './service.js';
 export { Organization } from './schemas.js';

@@ -45,7 +45,7 @@ export interface WorkspaceSummary {
   name: string;
 }
 
-export async function findWorkspaceByDomain(db: Db, domain: string): Promise<Workspace | undefined> {
+export async function selectWorkspaceByDomain(db: Db, domain: string): Promise<Workspace | undefined> {
   return db
     .selectFrom('organizations')
     .select(['id', 'domain'])
@@ -53,12 +53,12 @@ export async function findWorkspaceByDomain(db: Db, domain: string): Promise<Wor
     .executeTakeFirst();
 }
 
-export async function getOrganization(db: Db, id: string): Promise<Organization> {
+export async function selectOrganization(db: Db, id: string): Promise<Organization> {
   const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return toOrganization(row);
 }
 
-export async function countOrganizations(db: Db): Promise<number> {
+export async function countOrganizationRows(db: Db): Promise<number> {
   const { count } = await db
     .selectFrom('organizations')
     .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -230,8 +230,8 @@ export function toOrganization(row: OrganizationRow): Organization {
   return organization;
 }
 
-/** Records the last week the automatic timesheet lock closed (lockingTimesheets.year/week). */
-export async function recordAutoLockedWeek(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
+/** Stores the last week the automatic timesheet lock closed (lockingTimesheets.year/week). */
+export async function updateAutoLockedWeek(db: Db, organizationId: string, week: IsoWeek): Promise<void> {
   await db
     .updateTable('organizations')
     .set({ lock_year: week.year, lock_week: week.week, updated_at: nowIso() })

@@ -8,6 +8,7 @@ import { actorHolds } from '../../domain/policy.js';
 import { assertCurrency } from '../../lib/currencies.js';
 import { assertUsableDomain } from '../../lib/domains.js';
 import { isEmail } from '../../lib/email.js';
+import type { IsoWeek } from '../../lib/iso-weeks.js';
 import { newId } from '../../lib/ids.js';
 import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
@@ -15,15 +16,18 @@ import { canonicalTimeZone } from '../../lib/time-zones.js';
 import { findOrCreateAccount, mintApiKey } from '../access/index.js';
 import { addFirstAdministrator } from '../users/index.js';
 import {
+  countOrganizationRows,
   deleteOrganization,
   deleteRetiredDomain,
   domainHolder,
-  getOrganization,
   insertOrganization,
   listActiveWorkspacesOfAccount,
   reserveDomain,
   retireDomainsOf,
   retiredDomainReservedUntil,
+  selectOrganization,
+  selectWorkspaceByDomain,
+  updateAutoLockedWeek,
   updateOrganization,
   type OrganizationChanges,
 } from './repository.js';
@@ -42,14 +46,34 @@ export async function accountWorkspaces(db: Db, actor: Actor): Promise<{ active:
 }
 
 export async function organization(db: Db, actor: Actor): Promise<Organization> {
-  return getOrganization(db, actor.organizationId);
+  return selectOrganization(db, actor.organizationId);
+}
+
+/** The workspace a domain selects (tenancy asks it on a request its cache has not seen: no await of its own). */
+export function findWorkspaceByDomain(db: Db, domain: string): Promise<Workspace | undefined> {
+  return selectWorkspaceByDomain(db, domain);
+}
+
+/** A workspace's settings, for another area's work in it (the automatic lock, a report's rounding). */
+export function getOrganization(db: Db, id: string): Promise<Organization> {
+  return selectOrganization(db, id);
+}
+
+/** How many workspaces there are (the demo workspace is created only in an empty store). */
+export function countOrganizations(db: Db): Promise<number> {
+  return countOrganizationRows(db);
+}
+
+/** Records the last week the automatic timesheet lock closed, in the lock's transaction. */
+export function recordAutoLockedWeek(trx: Trx, organizationId: string, week: IsoWeek): Promise<void> {
+  return updateAutoLockedWeek(trx, organizationId, week);
 }
 
 /** Changes the given settings; nested objects are merged into the stored ones (422 for an invalid value). */
 export async function changeOrganization(db: Db, actor: Actor, body: OrganizationUpdate): Promise<Organization> {
   const id = actor.organizationId;
   return db.transaction().execute(async (trx) => {
-    const current = await getOrganization(trx, id);
+    const current = await selectOrganization(trx, id);
     const changes: OrganizationChanges = {};
     if (body.name !== undefined) changes.name = cleanName(body.name, '/body/name');
     if (body.currency !== undefined) {
@@ -70,7 +94,7 @@ export async function changeOrganization(db: Db, actor: Actor, body: Organizatio
       changes.unlockDuration = body.lockingTimesheets.unlockDuration;
     }
     await updateOrganization(trx, id, changes);
-    return getOrganization(trx, id);
+    return selectOrganization(trx, id);
   });
 }
 

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { api, type Project, type Schemas } from '../api/client.js';
+import { dropById, keepById } from './by-id.js';
 import { announceChange } from './changes.js';
 
 /** The projects the person may see (all of them for administrators), by id. */
@@ -10,12 +11,10 @@ export async function loadProjects(): Promise<void> {
   if (answer.data) projects.value = answer.data;
 }
 
-const keep = (project: Project) => (projects.value = { ...projects.value, [project.id]: project });
-
 export async function createProject(body: Schemas['CreateProjectBody']) {
   const answer = await api.POST('/projects', { body });
   if (answer.data) {
-    keep(answer.data);
+    keepById(projects, answer.data);
     announceChange();
   }
   return answer;
@@ -23,7 +22,7 @@ export async function createProject(body: Schemas['CreateProjectBody']) {
 
 export async function updateProject(projectId: string, body: Schemas['UpdateProjectBody']) {
   const answer = await api.PUT('/projects/{projectId}', { params: { path: { projectId } }, body });
-  if (answer.data) keep(answer.data);
+  if (answer.data) keepById(projects, answer.data);
   return answer;
 }
 
@@ -31,9 +30,7 @@ export async function updateProject(projectId: string, body: Schemas['UpdateProj
 export async function deleteProject(projectId: string) {
   const answer = await api.DELETE('/projects/{projectId}', { params: { path: { projectId } } });
   if (!answer.error) {
-    const rest = { ...projects.value };
-    delete rest[projectId];
-    projects.value = rest;
+    dropById(projects, projectId);
     announceChange();
   }
   return answer;

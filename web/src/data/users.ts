@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { api, type Schemas, type User } from '../api/client.js';
+import { dropById, keepById } from './by-id.js';
 
 /**
  * The workspace's users by id (everyone may read the directory), for names beside ids: the whole
@@ -12,12 +13,10 @@ export async function loadDirectory(): Promise<void> {
   if (answer.data) directory.value = answer.data;
 }
 
-const keep = (user: User) => (directory.value = { ...directory.value, [user.id]: user });
-
 /** One user (the person's own record, for the profile), without downloading the directory. */
 export async function loadUser(userId: string): Promise<void> {
   const answer = await api.GET('/users/{userId}', { params: { path: { userId } } });
-  if (answer.data) keep(answer.data);
+  if (answer.data) keepById(directory, answer.data);
 }
 
 /** A user's name (or email), or a plain note when the user is gone. */
@@ -30,13 +29,13 @@ export function userLabel(userId: string | null | undefined): string {
 /** Invites by email (mailed): a new user, or the same user again when the email is already here. */
 export async function inviteUser(body: Schemas['InviteUserBody']) {
   const answer = await api.POST('/users', { body });
-  if (answer.data) keep(answer.data);
+  if (answer.data) keepById(directory, answer.data);
   return answer;
 }
 
 export async function updateUser(userId: string, body: Schemas['UpdateUserBody']) {
   const answer = await api.PUT('/users/{userId}', { params: { path: { userId } }, body });
-  if (answer.data) keep(answer.data);
+  if (answer.data) keepById(directory, answer.data);
   return answer;
 }
 
@@ -44,9 +43,7 @@ export async function updateUser(userId: string, body: Schemas['UpdateUserBody']
 export async function deleteUser(userId: string) {
   const answer = await api.DELETE('/users/{userId}', { params: { path: { userId } } });
   if (!answer.error) {
-    const rest = { ...directory.value };
-    delete rest[userId];
-    directory.value = rest;
+    dropById(directory, userId);
   }
   return answer;
 }
