@@ -6,12 +6,12 @@ import type { ActivitiesTable } from '../../db/tables/tracking.js';
 import { nowIso } from '../../lib/time.js';
 import { andThen, type MaybePromise } from '../../lib/maybe-promise.js';
 import { ACTIVITY_FIELDS } from './columns.js';
-import { forgetLength, noteLength } from './length-bounds.js';
+import { forgetLength, noteLength } from './length-bounds-repository.js';
 import type { Activity } from './schemas.js';
 
 /*
  * The CRUD of activities: each row mapped to its record by the Activity schema's fields and their
- * columns (columns.ts). The listing is in listing-repository.ts, the length bounds in length-bounds.ts.
+ * columns (columns.ts). The listing is in listing-repository.ts, the length bounds in length-bounds-repository.ts.
  */
 
 type ActivityRow = Selectable<ActivitiesTable>;
