@@ -5,7 +5,7 @@ import { runSummary } from './engine/summary.js';
 import { newReportFields } from './rules.js';
 import type { FormattedRun } from './run-formats.js';
 import type { ReportRunBody, ReportRunQuery } from './schemas.js';
-import { assertReferences, ownReport } from './service.js';
+import { assertReferences, ownReport } from './saved-reports-service.js';
 
 /** What a run answers: the summary, the format to render it in, and what a file names and labels. */
 export type RunOutput = FormattedRun;

@@ -3,7 +3,7 @@ import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { recordChange } from '../changes/index.js';
-import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './repository.js';
+import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './saved-reports-repository.js';
 import { newReportFields, updatedReportFields, type ReportBody } from './rules.js';
 import type { Report, ReportCreate, ReportRunBody, ReportUpdate } from './schemas.js';
 import type { DetailQuery } from './detail-schemas.js';
