@@ -54,7 +54,7 @@ export { insertOneTimeToken } from '../../src/areas/access/repository.js';
 export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { DETAIL_PIECE } from '../../src/areas/reports/detail-service.js';
-export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/engine/selection.js';
+export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/entries-repository.js';
 export { activityListStatement, LIST_PIECE, listingCounters, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
