@@ -70,6 +70,13 @@ const POLICY = {
   'users:delete': admins,
   'preferences:manage': ownOnly,
   'reports:manage': ownOnly,
+  /**
+   * Revenue in a report (docs/rules.md §6 Reports, "Who sees money"): an administrator that of every
+   * project, a project admin that of the projects they administer; other billable time is withheld.
+   */
+  'reports:revenue': { Administrator: ['all'], User: ['administered'] },
+  /** Cost and profit in a report: they take the cost rates of every user. */
+  'reports:cost': admins,
   'requests:read': { Administrator: ['all'], User: ['own'] },
   'requests:create': ownOnly,
   'requests:resolve': admins,

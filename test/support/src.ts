@@ -57,7 +57,7 @@ export { insertOneTimeToken } from '../../src/areas/access/repository.js';
 export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
 export { currentCode } from '../../src/areas/access/two-factor-rules.js';
 export { DETAIL_PIECE } from '../../src/areas/reports/detail-service.js';
-export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/engine/selection.js';
+export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/entries-repository.js';
 export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/listing-statement.js';
 export { listingCounters } from '../../src/areas/activities/listing-repository.js';
 export { insertBillingTransaction, insertSubscription } from '../../src/areas/billing/repository.js';

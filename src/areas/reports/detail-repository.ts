@@ -5,7 +5,7 @@ import type { ReaderScope } from '../../domain/policy.js';
 import type { ReportPeriod } from './engine/period.js';
 
 /*
- * The SQL of a detailed report's file besides its entries (engine/selection.ts): the currencies that
+ * The SQL of a detailed report's file besides its entries (entries-repository.ts): the currencies that
  * give its money columns.
  */
 

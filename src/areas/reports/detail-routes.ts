@@ -7,7 +7,7 @@ import { DETAIL_PIECE, type DetailAnswer } from './detail-service.js';
 import { DetailedReport, DetailQuery } from './detail-schemas.js';
 import { EXPORT_TYPES, sendExport } from './exports/answer.js';
 import { ReportParams, ReportRunBody } from './schemas.js';
-import { adHocDetailedReport, savedDetailedReport } from './service.js';
+import { adHocDetailedReport, savedDetailedReport } from './run-service.js';
 
 const TAG = 'Reports';
 

@@ -60,6 +60,17 @@ export function offsetSegments(zone: string, startMs: number, endMs: number): Of
   return segments;
 }
 
+/** The zone's UTC offsets (seconds) over a period, and the instants they change at: what the statements bucket entries with. */
+export interface ZoneOffsets {
+  changes: string[];
+  offsets: number[];
+}
+
+export function zoneOffsets(zone: string, period: { start: string; end: string }): ZoneOffsets {
+  const segments = offsetSegments(zone, Date.parse(period.start), Date.parse(period.end));
+  return { changes: segments.slice(1).map((segment) => new Date(segment.from).toISOString()), offsets: segments.map((segment) => segment.offsetSeconds) };
+}
+
 /** An ISO week's key from its Monday (`2026-06-29` → `2026-W27`). */
 export function weekKeyOfMonday(monday: string): string {
   return weekKey(DateTime.fromISO(monday, { zone: 'UTC' }));

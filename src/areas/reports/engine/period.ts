@@ -41,3 +41,13 @@ export function resolvePeriod(definition: Pick<ReportDefinition, 'period' | 'sta
       return { start: definition.start, end: definition.end };
   }
 }
+
+/** The instants a report can cover: both stores compute calendar dates within them (PostgreSQL knows no year 0). */
+const EARLIEST = '0001-01-02T00:00:00.000Z';
+const LATEST = '9999-12-30T00:00:00.000Z';
+
+export function clampPeriod(period: ReportPeriod): ReportPeriod {
+  const start = period.start < EARLIEST ? EARLIEST : period.start > LATEST ? LATEST : period.start;
+  const end = period.end > LATEST ? LATEST : period.end < start ? start : period.end;
+  return { start, end };
+}

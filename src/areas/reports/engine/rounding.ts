@@ -6,11 +6,14 @@ export interface Rounding {
   mode: 'NEAREST' | 'UP' | 'DOWN';
 }
 
+/** An organization without a rounding of its own. */
+export const NO_ROUNDING: Rounding = { enabled: false, interval: 15, mode: 'NEAREST' };
+
 /**
  * An entry's duration in whole seconds (milliseconds dropped), rounded to the interval: DOWN to the
  * multiple at or below, UP to the multiple at or above, NEAREST to the closer one with a half interval
- * going up (7 min 30 s at 15 minutes is 15 minutes). The SQL of the selection computes the same
- * (roundedSecondsSql); this is its definition in one line per mode.
+ * going up (7 min 30 s at 15 minutes is 15 minutes). The selection's SQL computes the same
+ * (roundedSecondsSql, entries-repository.ts); this is its definition in one line per mode.
  */
 export function roundSeconds(seconds: number, rounding: Rounding): number {
   if (!rounding.enabled) return seconds;
@@ -22,19 +25,5 @@ export function roundSeconds(seconds: number, rounding: Rounding): number {
       return Math.ceil(seconds / step) * step;
     case 'NEAREST':
       return Math.floor((seconds + step / 2) / step) * step;
-  }
-}
-
-/** roundSeconds in SQL over a non-negative integer expression (integer division truncates in both stores). */
-export function roundedSecondsSql(seconds: string, rounding: Rounding): string {
-  if (!rounding.enabled) return seconds;
-  const step = rounding.interval * 60;
-  switch (rounding.mode) {
-    case 'DOWN':
-      return `((${seconds}) / ${step} * ${step})`;
-    case 'UP':
-      return `(((${seconds}) + ${step - 1}) / ${step} * ${step})`;
-    case 'NEAREST':
-      return `(((${seconds}) + ${step / 2}) / ${step} * ${step})`;
   }
 }

@@ -1,8 +1,7 @@
-import type { Db } from '../../../db/database.js';
-import { assertTimeSpan, bucketLabel, bucketsBetween, isTimeDimension, offsetSegments, type TimeDimension } from './buckets.js';
-import { readDirectory, type Directory } from './directory.js';
+import { assertTimeSpan, bucketLabel, bucketsBetween, isTimeDimension, zoneOffsets, type TimeDimension, type ZoneOffsets } from './buckets.js';
+import type { Directory } from './directory.js';
 import type { ReportRun } from './run.js';
-import { rateChangesIn, summaryGroups, type SelectionSpec, type SummaryGroup, type ZoneOffsets } from './selection.js';
+import type { EntrySelection, SummaryGroup } from './selection.js';
 import { buildTree, type Dimension, type Metric, type SummaryRow, type SummaryTotals, type TreeContext } from './tree.js';
 
 /** The answer of a summary run (docs/rules.md §6 Reports, "Shape"). */
@@ -19,39 +18,51 @@ export interface SummaryResult {
   ignoredFilters: Array<Record<string, unknown>>;
 }
 
-/** The zone's offsets over the period, with the instants they change at. */
-function zoneOffsets(spec: SelectionSpec, zone: string): ZoneOffsets {
-  const segments = offsetSegments(zone, Date.parse(spec.period.start), Date.parse(spec.period.end));
-  return { changes: segments.slice(1).map((segment) => new Date(segment.from).toISOString()), offsets: segments.map((segment) => segment.offsetSeconds) };
+/** What a summary reads and fills, decided from its run before anything is read. */
+export interface SummaryPlan {
+  dimensions: Dimension[];
+  metrics: Metric[];
+  timeDimensions: TimeDimension[];
+  /** Whether rates are looked up: a money metric is asked for. */
+  withRates: boolean;
+  /** Whether the directory holds memberships: a member dimension, or empty rows to fill. */
+  withMembers: boolean;
+  /** The zone's offsets over the period (none changing without a time dimension). */
+  zone: ZoneOffsets;
+  /** Every bucket of each time dimension, to fill (none when empty rows are hidden). */
+  buckets: Map<TimeDimension, string[]>;
 }
 
-export async function runSummary(db: Db, run: ReportRun): Promise<SummaryResult> {
+/** The plan of a run's summary: 422 for a time dimension over too long a period, or too many buckets to fill. */
+export function planSummary(run: ReportRun): SummaryPlan {
   const { definition, spec } = run;
   const dimensions = definition.dimensions as Dimension[];
   const metrics = definition.metrics as Metric[];
   const timeDimensions = dimensions.filter(isTimeDimension);
   const withRates = metrics.some((metric) => metric === 'revenue' || metric === 'cost' || metric === 'profit');
-  // The bounds of time dimensions are checked before anything is read.
   if (timeDimensions.length > 0) assertTimeSpan(spec.period);
   const buckets = new Map<TimeDimension, string[]>();
   if (!definition.hideEmptyRows) {
     for (const dimension of timeDimensions) buckets.set(dimension, bucketsBetween(dimension, spec.period.start, spec.period.end, run.timeZone));
   }
-  const zone = timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(spec, run.timeZone);
-  const [rateChanges, directory] = await Promise.all([
-    withRates ? rateChangesIn(db, spec.organizationId, spec.period) : [],
-    readDirectory(db, spec.organizationId, dimensions.includes('member') || !definition.hideEmptyRows),
-  ]);
-  const groups = await summaryGroups(db, spec, { timeDimensions, zone, withRates, rateChanges });
+  const zone = timeDimensions.length === 0 ? { changes: [], offsets: [0] } : zoneOffsets(run.timeZone, spec.period);
+  return { dimensions, metrics, timeDimensions, withRates, withMembers: dimensions.includes('member') || !definition.hideEmptyRows, zone, buckets };
+}
+
+/** The summary of a run from what its plan read: the groups of its entries and the workspace's directory. */
+export function summarize(run: ReportRun, plan: SummaryPlan, read: { groups: readonly SummaryGroup[]; directory: Directory }): SummaryResult {
+  const { definition, spec } = run;
+  const { dimensions, metrics } = plan;
+  const { directory } = read;
   const context: TreeContext = {
     dimensions,
     metrics,
     partialRevenue: spec.revenue !== null && !spec.revenue.all,
     label: (dimension, key) => labelOf(directory, dimension, key),
-    domain: definition.hideEmptyRows ? null : fillDomain(directory, spec, buckets),
+    domain: definition.hideEmptyRows ? null : fillDomain(directory, spec, plan.buckets),
     keyOf,
   };
-  const { rows, totals } = buildTree(groups, context);
+  const { rows, totals } = buildTree(read.groups, context);
   return {
     period: definition.period,
     start: spec.period.start,
@@ -95,7 +106,7 @@ function labelOf(directory: Directory, dimension: Dimension, key: string | null)
  * without archived ones unless shown, narrowed by the selections and the id filters. Under a project,
  * users and members are the project's members; under a user or member, projects are theirs.
  */
-function fillDomain(directory: Directory, spec: SelectionSpec, buckets: Map<TimeDimension, string[]>): TreeContext['domain'] {
+function fillDomain(directory: Directory, spec: EntrySelection, buckets: Map<TimeDimension, string[]>): TreeContext['domain'] {
   const everything = spec.entries.all;
   const me = spec.entries.all ? null : spec.entries.userId;
   const administered = new Set<string>();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Empty, operation } from '../../route-kit/schemas.js';
 import { Report, ReportCreate, ReportMap, ReportParams, ReportUpdate } from './schemas.js';
-import { changeReport, createReport, ownReport, ownReports, removeReport } from './service.js';
+import { changeReport, createReport, ownReport, ownReports, removeReport } from './saved-reports-service.js';
 
 const TAG = 'Reports';
 const OWNER_ONLY = 'Reports are their owner\'s only: another user\'s report is 404 for everyone, administrators included.';

@@ -3,11 +3,9 @@ import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import { recordChange } from '../changes/index.js';
-import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './repository.js';
+import { deleteReport, existingMemberIds, existingProjectIds, findReport, insertReport, listReports, updateReport } from './saved-reports-repository.js';
 import { newReportFields, updatedReportFields, type ReportBody } from './rules.js';
-import type { Report, ReportCreate, ReportRunBody, ReportUpdate } from './schemas.js';
-import type { DetailQuery } from './detail-schemas.js';
-import { detailedReport, type DetailAnswer } from './detail-service.js';
+import type { Report, ReportCreate, ReportUpdate } from './schemas.js';
 
 /*
  * Reports are their owner's only (the `own` scope of reports:manage): every lookup is by the actor's
@@ -77,17 +75,4 @@ export async function removeReport(db: Db, actor: Actor, reportId: string): Prom
     if (!report || !(await deleteReport(trx, report.id))) throw notFound('report');
     await recordChange(trx, { organizationId, type: 'report.deleted', actorId: userId, data: report });
   });
-}
-
-/** The detailed report of an ad-hoc definition, checked exactly as POST /reports checks it (name optional), never saved. */
-export async function adHocDetailedReport(db: Db, actor: Actor, body: ReportRunBody, query: DetailQuery): Promise<DetailAnswer> {
-  const { name, definition } = newReportFields({ ...body, name: body.name ?? 'Report' });
-  await assertReferences(db, actor.organizationId, body);
-  return detailedReport(db, actor, definition, body.name === undefined ? undefined : name, query);
-}
-
-/** The detailed report of one of the actor's saved reports (docs/rules.md §6 Detailed report). */
-export async function savedDetailedReport(db: Db, actor: Actor, reportId: string, query: DetailQuery): Promise<DetailAnswer> {
-  const { id: _id, userId: _userId, name, pinned: _pinned, ...definition } = await ownReport(db, actor, reportId);
-  return detailedReport(db, actor, definition, name, query);
 }

@@ -1,0 +1,184 @@
+import { sql, type RawBuilder } from 'kysely';
+import { dialectOf, type Db, type Dialect } from '../../db/database.js';
+import { readableRows } from '../../db/record-scopes.js';
+import { weekKeyOfMonday, type TimeDimension, type ZoneOffsets } from './engine/buckets.js';
+import type { ReportPeriod } from './engine/period.js';
+import type { SummaryGroup } from './engine/selection.js';
+import type { SummaryPlan } from './engine/summary.js';
+import { entryConditions, pairConditions, roundedSecondsSql, scopeCondition, secondsSql, type SelectionSpec } from './entries-repository.js';
+
+/*
+ * The SQL of a summary, on either store: one statement that groups the selection's entries
+ * (entries-repository.ts) by user, project, time buckets and rate period, and joins the groups to
+ * their rates. Every rule here is in docs/rules.md §6 Reports.
+ */
+
+/**
+ * The activities a summary reads (alias `a`): for an Administrator, the workspace's range of
+ * activities_organization_started; for a User, one branch per scope that reaches them (their own: the
+ * range of activities_user_listing; the projects they administer: each project's range of
+ * activities_project_started), each leaving out the rows of the branches before it, so no entry
+ * counts twice and no branch reads the whole workspace's period.
+ */
+function summarySource(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknown> {
+  const { entries, organizationId } = spec;
+  if (entries.all) return sql`activities a where ${entryConditions(dialect, spec)}`;
+  const reach = (scope: (typeof entries.scopes)[number]) =>
+    readableRows({ all: false, userId: entries.userId, scopes: [scope] }, { organizationId, userColumn: 'a.user_id', projectColumn: 'a.project_id' });
+  const branches = entries.scopes.map((scope, index) => {
+    const earlier = entries.scopes.slice(0, index).map((before) => sql`not ${reach(before)}`);
+    const slice = sql.join([reach(scope), ...earlier], sql` and `);
+    return sql`select a.user_id, a.project_id, a.billable, a.started_at, a.ended_at from activities a where ${entryConditions(dialect, spec, slice)}`;
+  });
+  if (branches.length === 0) return sql`activities a where 1 = 0`;
+  return sql`(${sql.join(branches, sql` union all `)}) a`;
+}
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A canonical instant as an SQL literal (only instants this code made: checked, never client text). */
+function instantLiteral(at: string): string {
+  if (!INSTANT.test(at)) throw new Error(`not a canonical instant: ${at}`);
+  return `'${at}'`;
+}
+
+/**
+ * `values[i]` for the i-th interval that `boundaries` (ascending instants) cut the timeline into, by
+ * the column's instant: a nested CASE that finds it in log2(intervals) comparisons.
+ */
+function intervalCase(column: string, boundaries: readonly string[], values: readonly string[]): string {
+  const pick = (low: number, high: number): string => {
+    if (low === high) return values[low];
+    const middle = (low + high + 1) >> 1;
+    return `(case when ${column} < ${instantLiteral(boundaries[middle - 1])} then ${pick(low, middle - 1)} else ${pick(middle, high)} end)`;
+  };
+  return pick(0, values.length - 1);
+}
+
+/**
+ * The bucket of an entry's startedAt in the report's zone (day `2026-07-01`, week by its Monday
+ * `2026-06-29`, month `2026-07`): its instant moved by the zone's offset at that very instant, so
+ * each entry takes the offset of its own side of a DST change.
+ */
+function bucketSql(dialect: Dialect, dimension: TimeDimension, zone: ZoneOffsets): string {
+  if (dialect === 'postgres') {
+    const seconds = intervalCase('a.started_at', zone.changes, zone.offsets.map(String));
+    const local = `((a.started_at::timestamptz + ${seconds} * interval '1 second') at time zone 'UTC')`;
+    if (dimension === 'day') return `to_char(${local}, 'YYYY-MM-DD')`;
+    if (dimension === 'month') return `to_char(${local}, 'YYYY-MM')`;
+    return `to_char(date_trunc('week', ${local}), 'YYYY-MM-DD')`;
+  }
+  const modifier = intervalCase('a.started_at', zone.changes, zone.offsets.map((offset) => `'${offset >= 0 ? '+' : ''}${offset} seconds'`));
+  if (dimension === 'day') return `date(a.started_at, ${modifier})`;
+  if (dimension === 'month') return `substr(date(a.started_at, ${modifier}), 1, 7)`;
+  return `date(a.started_at, ${modifier}, '-6 days', 'weekday 1')`;
+}
+
+/** The instants in the period where a revenue or cost rate of the workspace starts or ends. */
+async function rateChangesIn(db: Db, organizationId: string, period: ReportPeriod): Promise<string[]> {
+  const inPeriod = (table: 'revenue_rates' | 'cost_rates', column: 'from_at' | 'to_at') =>
+    sql`select ${sql.ref(column)} as at from ${sql.table(table)} where organization_id = ${organizationId} and ${sql.ref(column)} > ${period.start} and ${sql.ref(column)} < ${period.end}`;
+  const { rows } = await sql<{ at: string }>`${inPeriod('revenue_rates', 'from_at')} union ${inPeriod('revenue_rates', 'to_at')} union ${inPeriod('cost_rates', 'from_at')} union ${inPeriod('cost_rates', 'to_at')}`.execute(db);
+  return rows.map((row) => row.at).sort();
+}
+
+/** The rate columns of an entry or group, in force at the instant of `at` (the revenue rate of its membership, the cost rate of its user). */
+const RATE_JOINS = (at: string, user: string) =>
+  `left join revenue_rates rr on rr.member_id = pm.id and rr.from_at <= ${at} and (rr.to_at is null or rr.to_at > ${at})` +
+  ` left join cost_rates cr on cr.user_id = ${user} and cr.from_at <= ${at} and (cr.to_at is null or cr.to_at > ${at})`;
+
+const RATE_COLUMNS =
+  'rr.id as revenue_rate_id, rr.currency as revenue_currency, rr.value as revenue_value, ' +
+  'cr.id as cost_rate_id, cr.currency as cost_currency, cr.value as cost_value';
+
+/** What the statement groups by and looks up, from the summary's plan (engine/summary.ts). */
+export type SummaryQuery = Pick<SummaryPlan, 'timeDimensions' | 'zone' | 'withRates'>;
+
+/** The instants where some rate changes, from rateChangesIn (none without rates). */
+type RateChanges = { rateChanges: string[] };
+
+/**
+ * The summary's aggregate: one SQL statement. The inner query reads the period's range of activities
+ * (activities_organization_started, or a User's own index ranges) and groups it by user, project, the
+ * asked time buckets and the rate period (the stretch between two rate changes, in which every
+ * entry of one member has the same rates), rounding each entry before summing. The outer query joins
+ * those few groups, not the entries, to users, projects, memberships and the rates in force.
+ */
+export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: SummaryQuery & RateChanges): RawBuilder<GroupRow> {
+  const rounded = roundedSecondsSql(secondsSql(dialect), spec.rounding);
+  const keys = query.timeDimensions.map((dimension) => `${bucketSql(dialect, dimension, query.zone)} as b_${dimension}`);
+  const rateAt = query.withRates
+    ? intervalCase('a.started_at', query.rateChanges, [spec.period.start, ...query.rateChanges].map(instantLiteral))
+    : null;
+  if (rateAt !== null) keys.push(`${rateAt} as rate_at`);
+  const grouped = ['a.user_id', 'a.project_id', ...keys];
+  const inner = sql`select ${sql.raw(grouped.join(', '))}, count(*) as entries, sum(${sql.raw(rounded)}) as time,
+    sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time, sum(case when a.billable then 1 else 0 end) as billable_entries
+    from ${summarySource(dialect, spec)}
+    group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
+  const bucketColumns = query.timeDimensions.map((dimension) => `, g.b_${dimension}`).join('');
+  const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'g.user_id', 'g.project_id');
+  const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
+  const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
+  return sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
+      g.entries, g.time, g.billable_time, g.billable_entries${rateColumns},
+      ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
+    from (${inner}) g
+    join users u on u.id = g.user_id
+    left join projects p on p.id = g.project_id
+    left join project_members pm on pm.project_id = g.project_id and pm.user_id = g.user_id
+    ${rates}
+    where ${pairConditions(spec)}`;
+}
+
+/** The groups of a summary's entries: the period's rate changes read first (when rates are looked up), then the aggregate. */
+export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
+  const rateChanges = query.withRates ? await rateChangesIn(db, spec.organizationId, spec.period) : [];
+  const { rows } = await summaryStatement(dialectOf(db), spec, { ...query, rateChanges }).execute(db);
+  return rows.map((row) => toGroup(row, query.timeDimensions));
+}
+
+interface GroupRow {
+  user_id: string;
+  project_id: string | null;
+  member_id: string | null;
+  b_day?: string;
+  b_week?: string;
+  b_month?: string;
+  entries: number | string;
+  time: number | string;
+  billable_time: number | string;
+  billable_entries: number | string;
+  revenue_rate_id?: string | null;
+  revenue_currency?: string | null;
+  revenue_value?: number | string | null;
+  cost_rate_id?: string | null;
+  cost_currency?: string | null;
+  cost_value?: number | string | null;
+  revenue_readable: number | string;
+}
+
+/** A rate of a row: PostgreSQL answers sums and bigints as text, both stores a double as a number. */
+const rateOf = (id: string | null | undefined, currency: string | null | undefined, value: number | string | null | undefined) =>
+  id == null ? null : { currency: currency!, value: Number(value) };
+
+function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
+  const buckets: SummaryGroup['buckets'] = {};
+  for (const dimension of timeDimensions) {
+    const key = row[`b_${dimension}`]!;
+    buckets[dimension] = dimension === 'week' ? weekKeyOfMonday(key) : key;
+  }
+  return {
+    userId: row.user_id,
+    projectId: row.project_id,
+    memberId: row.member_id,
+    buckets,
+    entries: Number(row.entries),
+    billableEntries: Number(row.billable_entries),
+    time: Number(row.time),
+    billableTime: Number(row.billable_time),
+    revenueRate: rateOf(row.revenue_rate_id, row.revenue_currency, row.revenue_value),
+    costRate: rateOf(row.cost_rate_id, row.cost_currency, row.cost_value),
+    revenueReadable: Number(row.revenue_readable) === 1,
+  };
+}
