@@ -38,6 +38,21 @@ describe('the import layers', () => {
     expect(problems).toContain('no-restricted-imports');
   });
 
+  it("lint refuses a sub-folder of an area reaching into another area's files, at any depth", async () => {
+    const one = await problemsOf('src/areas/access/sessions/extra.ts', "import { createUser } from '../../users/repository.js';\nexport const x = createUser;\n");
+    const two = await problemsOf('src/areas/access/sign-in/link/extra.ts', "import { createUser } from '../../../users/repository.js';\nexport const x = createUser;\n");
+    expect(one).toContain('no-restricted-imports');
+    expect(two).toContain('no-restricted-imports');
+  });
+
+  it('lint accepts a sub-folder of an area importing a sibling folder of its own area and another area’s face', async () => {
+    const problems = await problemsOf(
+      'src/areas/access/sign-in/link/extra.ts',
+      "import { contextOf } from '../sign-in-context.js';\nimport { recordChange } from '../../../changes/index.js';\nexport const x = [contextOf, recordChange];\n",
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('lint accepts an area importing the route kit, the kernel and another area’s face', async () => {
     const problems = await problemsOf(
       'src/areas/geofences/extra.ts',
