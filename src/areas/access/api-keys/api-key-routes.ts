@@ -1,29 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../../route-kit/schemas.js';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams, AuthSnapshot } from './api-key-schemas.js';
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyMap, ApiKeyParams } from './api-key-schemas.js';
 import { API_KEYS_PER_USER } from './api-key-rules.js';
-import { authSnapshot, createApiKey, ownApiKeys, revokeApiKey } from './api-key-service.js';
+import { createApiKey, ownApiKeys, revokeApiKey } from './api-key-service.js';
 
-export const accessRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/auth',
-    {
-      config: { permission: 'organization:read' },
-      schema: operation({
-        operationId: 'getAuth',
-        tag: 'Workspace',
-        summary: 'Who is calling: email, workspace domain, the bearer token in use, user id and role',
-        description:
-          'Any role. Answers the domain of this workspace, the email of the calling user and the bearer token the ' +
-          'request carried (an API key or a session access token), as sent; and the caller\'s `userId` (their id in ' +
-          'GET /users) and `role` (`Administrator` or `User`) in this workspace. A support session (docs/rules.md §5) ' +
-          'answers the email, id and role of the user it acts as.',
-        response: AuthSnapshot,
-      }),
-    },
-    async (request) => authSnapshot(request.actor, request.workspace),
-  );
-
+/** The caller's API keys (docs/rules.md §2 Tokens): listing, creating and revoking them. */
+export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api-keys',
     {

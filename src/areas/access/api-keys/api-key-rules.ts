@@ -6,9 +6,6 @@ import { conflict } from '../../../domain/errors.js';
  */
 export const API_KEYS_PER_USER = 100;
 
-/** Unused sign-in and reset links a user is mailed in an hour, and workspace lists an address is (docs/rules.md §7 Links). */
-export const LINK_MAILS_PER_ADDRESS_HOUR = 5;
-
 /** 409 when a user who holds `held` keys may not get another. */
 export function assertRoomForApiKey(held: number): void {
   if (held >= API_KEYS_PER_USER) {

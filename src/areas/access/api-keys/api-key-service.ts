@@ -1,22 +1,14 @@
 import type { Db, Trx } from '../../../db/database.js';
 import { lockRowForWrite } from '../../../db/locks.js';
-import type { Actor, Role, Workspace } from '../../../domain/actor.js';
+import type { Actor } from '../../../domain/actor.js';
 import { notFound } from '../../../domain/errors.js';
 import { cleanName } from '../../../lib/names.js';
 import { API_KEY_PREFIX, newToken } from '../../../lib/tokens.js';
-import { countApiKeys, deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRecord } from '../accounts/account-repository.js';
+import { countApiKeys, deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRecord } from './api-key-repository.js';
 import { assertRoomForApiKey } from './api-key-rules.js';
 
 /** The user a key is minted for: the caller of POST /api-keys, or a user the CLI names. */
 export type KeyHolder = Pick<Actor, 'organizationId' | 'userId'>;
-
-/** Who is calling (GET /auth): the workspace's domain, the caller's email, the bearer token in use, and the caller's user id and role here. */
-export function authSnapshot(
-  actor: Actor,
-  workspace: Workspace,
-): { domain: string; email: string; token: string; userId: string; role: Role } {
-  return { domain: workspace.domain, email: actor.email, token: actor.token, userId: actor.userId, role: actor.role };
-}
 
 /** `api-keys:manage` reaches only the caller's own keys, for every role: listings and revocations are the holder's. */
 export async function ownApiKeys(db: Db, actor: Actor): Promise<ApiKeyRecord[]> {

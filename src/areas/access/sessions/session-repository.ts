@@ -1,5 +1,96 @@
 import type { Db } from '../../../db/database.js';
-import type { SignInMethod } from '../accounts/account-repository.js';
+import { fromDbBool } from '../../../db/values.js';
+import { newId } from '../../../lib/ids.js';
+import { nowIso } from '../../../lib/time.js';
+import { hashToken } from '../../../lib/tokens.js';
+import { holderOf, userColumns, type TokenHolder } from '../accounts/token-holder.js';
+
+/** How a session began (sessions.method): shown in the list of sessions, and asked by rules that trust a fresh link. */
+export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password' | 'oidc';
+
+/**
+ * The user a session token stands for in one workspace: the session's own user when it acts as one
+ * (a support session), otherwise the account's user in that workspace. Sessions past their end, or
+ * unused since `idleSince` (docs/rules.md §7 Sessions), find nobody. The session is found by its
+ * token's SHA-256 digest (hashToken).
+ */
+export async function findUserBySession(
+  db: Db,
+  organizationId: string,
+  tokenHash: string,
+  idleSince: string,
+): Promise<(TokenHolder & { sessionId: string; lastUsedAt: string }) | undefined> {
+  const session = await db
+    .selectFrom('sessions')
+    .select(['id', 'account_id', 'organization_id', 'user_id', 'expires_at', 'created_at', 'last_used_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', nowIso())
+    .where((eb) => eb(eb.fn.coalesce('last_used_at', 'created_at'), '>', idleSince))
+    .executeTakeFirst();
+  if (!session) return undefined;
+  if (session.organization_id !== null && session.organization_id !== organizationId) return undefined;
+  let query = db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(userColumns)
+    .where('users.organization_id', '=', organizationId);
+  query = session.user_id !== null ? query.where('users.id', '=', session.user_id) : query.where('users.account_id', '=', session.account_id);
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const holder = { expiresAt: session.expires_at, sessionId: session.id, lastUsedAt: session.last_used_at ?? session.created_at };
+  if (session.user_id !== null) return { ...holderOf(row, 'support'), ...holder };
+  const mustEnrolTwoFactor = await lacksRequiredTwoFactor(db, organizationId, session.account_id);
+  return { ...holderOf(row, 'session'), ...holder, ...(mustEnrolTwoFactor ? { mustEnrolTwoFactor } : {}) };
+}
+
+/** Whether the workspace requires 2FA (docs/rules.md §8 Two-factor codes) and the account has none confirmed. */
+async function lacksRequiredTwoFactor(db: Db, organizationId: string, accountId: string): Promise<boolean> {
+  const settings = await db
+    .selectFrom('sign_in_settings')
+    .select('two_factor_required')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!settings || !fromDbBool(settings.two_factor_required)) return false;
+  const enrolled = await db
+    .selectFrom('two_factor_secrets')
+    .select('account_id')
+    .where('account_id', '=', accountId)
+    .where('confirmed_at', 'is not', null)
+    .executeTakeFirst();
+  return enrolled === undefined;
+}
+
+export async function insertSession(
+  db: Db,
+  session: {
+    accountId: string;
+    token: string;
+    expiresAt: string;
+    organizationId?: string;
+    userId?: string;
+    method?: SignInMethod;
+    userAgent?: string | null;
+  },
+): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await db
+    .insertInto('sessions')
+    .values({
+      id,
+      account_id: session.accountId,
+      token_hash: hashToken(session.token),
+      organization_id: session.organizationId ?? null,
+      user_id: session.userId ?? null,
+      expires_at: session.expiresAt,
+      created_at: now,
+      method: session.method ?? (session.userId !== undefined ? 'support' : 'link'),
+      user_agent: session.userAgent ?? null,
+      last_used_at: now,
+    })
+    .execute();
+  return id;
+}
 
 /** A session as its account sees it in the list (never its token). */
 export interface SessionRecord {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../../route-kit/schemas.js';
 import { clearSessionCookie } from '../../../route-kit/session-cookie.js';
-import { SessionMap, SessionParams } from '../api-keys/api-key-schemas.js';
+import { SessionMap, SessionParams } from './session-schemas.js';
 import { endSession, ownSessions, signOut } from './session-service.js';
 
 const CSRF = 'With the session cookie, a write must send this workspace\'s own `Origin` (and no `Sec-Fetch-Site` but `same-origin`): 403 otherwise.';

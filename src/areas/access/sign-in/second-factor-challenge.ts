@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/database.js';
 import { addMinutes, nowIso } from '../../../lib/time.js';
 import { hashToken, newToken } from '../../../lib/tokens.js';
-import type { SignInMethod } from '../accounts/account-repository.js';
+import type { SignInMethod } from '../sessions/session-repository.js';
 import { findTwoFactor, insertChallenge } from './two-factor/two-factor-repository.js';
 import { CHALLENGE_TTL_MINUTES } from './two-factor/two-factor-rules.js';
 

@@ -3,7 +3,7 @@ import type { Trx } from '../../../db/database.js';
 import type { Workspace } from '../../../domain/actor.js';
 import { addHours, nowIso } from '../../../lib/time.js';
 import { newToken, SESSION_TOKEN_PREFIX } from '../../../lib/tokens.js';
-import { insertSession, type SignInMethod } from '../accounts/account-repository.js';
+import { insertSession, type SignInMethod } from '../sessions/session-repository.js';
 import { secondFactorChallenge } from './second-factor-challenge.js';
 
 /** Who is signing in, and how: what every way in (link, password, support link…) hands to completeSignIn. */

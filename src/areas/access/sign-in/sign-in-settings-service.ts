@@ -4,7 +4,7 @@ import type { Actor } from '../../../domain/actor.js';
 import { invalid } from '../../../domain/errors.js';
 import { isEmailDomain } from '../../../lib/email.js';
 import { nowIso } from '../../../lib/time.js';
-import { findSignInSettings, storeSignInSettings, type SignInSettings } from './two-factor/two-factor-repository.js';
+import { findSignInSettings, storeSignInSettings, type SignInSettings } from './sign-in-settings-repository.js';
 
 export function signInSettings(db: Db, actor: Actor): Promise<SignInSettings> {
   return findSignInSettings(db, actor.organizationId);

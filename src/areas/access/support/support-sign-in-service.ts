@@ -5,7 +5,7 @@ import type { Actor, Workspace } from '../../../domain/actor.js';
 import { addHours } from '../../../lib/time.js';
 import { newToken, ONE_TIME_TOKEN_PREFIX } from '../../../lib/tokens.js';
 import { enqueueMessage } from '../../mail/index.js';
-import { insertOneTimeToken } from '../accounts/account-repository.js';
+import { insertOneTimeToken } from '../sign-in/link/one-time-token-repository.js';
 
 /** A one-time support sign-in link, and the session it yields, last this long. */
 export const SUPPORT_SIGN_IN_TTL_HOURS = 1;

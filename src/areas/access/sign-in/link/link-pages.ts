@@ -9,7 +9,7 @@ import { needsSecondFactor } from '../sign-in-flow.js';
 import { requestLink } from './link-service.js';
 import { oneTimePurpose, redeemOneTimeSignIn } from './one-time-sign-in-service.js';
 import { changePassword, signInWithPassword } from '../password/password-service.js';
-import type { OneTimePurpose } from '../../accounts/account-repository.js';
+import type { OneTimePurpose } from './one-time-token-repository.js';
 import { contextOf } from '../sign-in-context.js';
 import { assertPasswordLength, PASSWORD_MAX, PASSWORD_MIN } from '../password/password-rules.js';
 import { verifySecondFactor } from '../two-factor/two-factor-service.js';

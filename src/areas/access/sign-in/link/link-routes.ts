@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answerNoSoonerThan } from '../../../../route-kit/answer-floor.js';
 import { Empty, operation } from '../../../../route-kit/schemas.js';
 import { requestLink, requestWorkspaceList } from './link-service.js';
-import { LINK_MAILS_PER_ADDRESS_HOUR } from '../../api-keys/api-key-rules.js';
-import { EmailBody } from '../../api-keys/api-key-schemas.js';
+import { LINK_MAILS_PER_ADDRESS_HOUR } from './link-rules.js';
+import { EmailBody } from './link-schemas.js';
 
 const SAME_ANSWER =
   'The answer is `{}`, the same and in the same time whether or not the address is known (no account enumeration, ' +

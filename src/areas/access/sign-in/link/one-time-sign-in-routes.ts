@@ -3,14 +3,14 @@ import { operation } from '../../../../route-kit/schemas.js';
 import { setSessionCookie } from '../../../../route-kit/session-cookie.js';
 import { needsSecondFactor } from '../sign-in-flow.js';
 import { redeemOneTimeSignIn } from './one-time-sign-in-service.js';
-import { OneTimeBody, OneTimeSession } from '../../api-keys/api-key-schemas.js';
+import { OneTimeBody, OneTimeSession } from './link-schemas.js';
 import { contextOf } from '../sign-in-context.js';
 
 /**
  * The other half of every mailed link: its one-time token is exchanged, once, for a session (a
  * support link's acts as the administrator who resolved the impersonation request).
  */
-export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const oneTimeSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/auth/one-time',
     {

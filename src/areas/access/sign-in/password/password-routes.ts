@@ -3,7 +3,7 @@ import { Empty, operation } from '../../../../route-kit/schemas.js';
 import { setSessionCookie } from '../../../../route-kit/session-cookie.js';
 import { needsSecondFactor } from '../sign-in-flow.js';
 import { changePassword, signInWithPassword } from './password-service.js';
-import { PasswordChange, PasswordSession, PasswordSignInBody } from '../../api-keys/api-key-schemas.js';
+import { PasswordChange, PasswordSession, PasswordSignInBody } from './password-schemas.js';
 import { contextOf } from '../sign-in-context.js';
 
 /** Passwords (docs/rules.md §7 Passwords): signing in with one, setting and changing it. */

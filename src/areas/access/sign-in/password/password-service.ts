@@ -7,7 +7,8 @@ import { nowIso } from '../../../../lib/time.js';
 import { hashToken } from '../../../../lib/tokens.js';
 import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { hashPassword, passwordMatches } from './password-hashing.js';
-import { accountPasswordHash, findActiveUserByEmail, setAccountPassword } from '../../accounts/account-repository.js';
+import { accountPasswordHash, setAccountPassword } from './password-repository.js';
+import { findActiveUserByEmail } from '../../accounts/account-repository.js';
 import { assertPasswordLength, isFreshLinkSession } from './password-rules.js';
 import { deleteOtherSessions, sessionOrigin } from '../../sessions/session-repository.js';
 

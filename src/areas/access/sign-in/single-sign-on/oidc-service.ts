@@ -12,7 +12,7 @@ import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
 import { findOrCreateAccount } from '../../accounts/account-repository.js';
 import { sealerFor } from '../../../../lib/sealing.js';
-import { findSignInSettings } from '../two-factor/two-factor-repository.js';
+import { findSignInSettings } from '../sign-in-settings-repository.js';
 
 /** How long a single sign-on attempt may take, from the redirect to the provider to the callback. */
 export const OIDC_ATTEMPT_MINUTES = 10;

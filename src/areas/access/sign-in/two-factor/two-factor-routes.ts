@@ -2,18 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Empty, operation } from '../../../../route-kit/schemas.js';
 import { setSessionCookie } from '../../../../route-kit/session-cookie.js';
 import { contextOf } from '../sign-in-context.js';
-import { changeSignInSettings, signInSettings } from '../sign-in-settings-service.js';
-import {
-  RecoveryCodes,
-  SignInSettings,
-  SignInSettingsUpdate,
-  TwoFactorConfirm,
-  TwoFactorDisable,
-  TwoFactorEnrolment,
-  TwoFactorStatus,
-  TwoFactorVerify,
-  VerifiedSession,
-} from './two-factor-schemas.js';
+import { RecoveryCodes, TwoFactorConfirm, TwoFactorDisable, TwoFactorEnrolment, TwoFactorStatus, TwoFactorVerify, VerifiedSession } from './two-factor-schemas.js';
 import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, twoFactorStatus, verifySecondFactor } from './two-factor-service.js';
 import { BLOCK_MINUTES, CHALLENGE_ATTEMPTS, CHALLENGE_TTL_MINUTES, MAX_FAILED_CODES, RECOVERY_CODE_COUNT } from './two-factor-rules.js';
 
@@ -131,44 +120,5 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       setSessionCookie(reply, app.config, session);
       return { token: session.token, expiresAt: session.expiresAt };
     },
-  );
-
-  app.get(
-    '/auth/settings',
-    {
-      config: { permission: 'sign-in-settings:manage' },
-      schema: operation({
-        operationId: 'getSignInSettings',
-        tag: TAG,
-        summary: 'The workspace\'s sign-in settings: 2FA required, domains invited by single sign-on',
-        description: 'Administrators only. ' + NOT_SUPPORT,
-        response: SignInSettings,
-        errors: { 403: 'Not an administrator, or a support session' },
-      }),
-    },
-    async (request) => signInSettings(app.db, request.actor),
-  );
-
-  app.put(
-    '/auth/settings',
-    {
-      config: { permission: 'sign-in-settings:manage', changesIdentity: true },
-      schema: operation({
-        operationId: 'updateSignInSettings',
-        tag: TAG,
-        summary: 'Require 2FA in the workspace, and invite people by email domain through single sign-on',
-        description:
-          'Administrators only; fields left out keep their value. With `twoFactorRequired`, a person signed in with a ' +
-          'session whose account has no 2FA may only enrol (and read GET /auth and GET /organization) here: every other ' +
-          'route is 403 `two-factor-required` until they do. API keys are not held (they are made by someone signed ' +
-          'in). `invitationDomains` lets a person whose verified single sign-on email is at one of those domains join ' +
-          'as User; each is stored lower case, once, and must be an email domain (422 at /body/invitationDomains/<i>) ' +
-          'and, when the deployment sets OIDC_ALLOWED_DOMAINS, one of them (422). ' + NOT_SUPPORT,
-        body: SignInSettingsUpdate,
-        response: SignInSettings,
-        errors: { 403: 'Not an administrator, or a support session', 422: 'A domain is malformed or not allowed by the deployment' },
-      }),
-    },
-    async (request) => changeSignInSettings(app.db, app.config, request.actor, request.body),
   );
 };

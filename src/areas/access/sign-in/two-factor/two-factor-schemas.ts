@@ -15,6 +15,7 @@ export const TwoFactorEnrolment = Type.Object({
 });
 
 export const Code = Type.String({ pattern: '^[0-9]{6}$', maxLength: 6, description: 'The six digits the authenticator app shows' });
+
 export const RecoveryCode = Type.String({ minLength: 1, maxLength: 40, description: 'One of the recovery codes (`xxxxx-xxxxx`, any case)' });
 
 export const TwoFactorConfirm = Type.Object({ code: Code });
@@ -37,17 +38,4 @@ export const TwoFactorVerify = Type.Object({
 export const VerifiedSession = Type.Object({
   token: Type.String({ description: 'A session access token (`tts_…`), also set as the session cookie' }),
   expiresAt: Timestamp('When the session ends'),
-});
-
-export const SignInSettings = Type.Object({
-  twoFactorRequired: Type.Boolean({ description: 'Every person signing in to this workspace must have 2FA on' }),
-  invitationDomains: Type.Array(Type.String({ maxLength: 253 }), {
-    maxItems: 50,
-    description: 'Email domains whose people may join as User through single sign-on without an invitation',
-  }),
-});
-
-export const SignInSettingsUpdate = Type.Object({
-  twoFactorRequired: Type.Optional(Type.Boolean()),
-  invitationDomains: Type.Optional(SignInSettings.properties.invitationDomains),
 });

@@ -6,35 +6,10 @@ import { addMinutes, nowIso } from '../../../../lib/time.js';
 import { hashToken } from '../../../../lib/tokens.js';
 import { sealerFor } from '../../../../lib/sealing.js';
 import { completeSignIn, type SignedIn, type SignInContext } from '../sign-in-flow.js';
-import type { SignInMethod } from '../../accounts/account-repository.js';
-import {
-  acceptStep,
-  blockCodes,
-  clearFailures,
-  countChallengeAttempt,
-  countFailure,
-  countRecoveryCodesLeft,
-  deleteTwoFactor,
-  findLiveChallenge,
-  findSignInSettings,
-  findTwoFactor,
-  replaceRecoveryCodes,
-  storePendingSecret,
-  useChallenge,
-  useRecoveryCode,
-  type TwoFactorRow,
-} from './two-factor-repository.js';
-import {
-  BLOCK_MINUTES,
-  canonicalRecoveryCode,
-  CHALLENGE_ATTEMPTS,
-  MAX_FAILED_CODES,
-  newRecoveryCode,
-  newTotpSecret,
-  RECOVERY_CODE_COUNT,
-  stepOfCode,
-  totpUri,
-} from './two-factor-rules.js';
+import type { SignInMethod } from '../../sessions/session-repository.js';
+import { acceptStep, blockCodes, clearFailures, countChallengeAttempt, countFailure, countRecoveryCodesLeft, deleteTwoFactor, findLiveChallenge, findTwoFactor, replaceRecoveryCodes, storePendingSecret, useChallenge, useRecoveryCode, type TwoFactorRow } from './two-factor-repository.js';
+import { findSignInSettings } from '../sign-in-settings-repository.js';
+import { BLOCK_MINUTES, canonicalRecoveryCode, CHALLENGE_ATTEMPTS, MAX_FAILED_CODES, newRecoveryCode, newTotpSecret, RECOVERY_CODE_COUNT, stepOfCode, totpUri } from './two-factor-rules.js';
 
 /** Sealed values and keyed digests name what they hold (lib/sealing.ts). */
 const SECRET_PURPOSE = 'totp-secret';
