@@ -47,7 +47,9 @@ export type { Role } from '../../src/domain/actor.js';
 export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
-export { API_KEYS_PER_USER, findOrCreateAccount, secondFactorChallenge } from '../../src/areas/access/index.js';
+export { API_KEYS_PER_USER } from '../../src/areas/access/index.js';
+export { findOrCreateAccount } from '../../src/areas/access/accounts/account-repository.js';
+export { secondFactorChallenge } from '../../src/areas/access/sign-in/second-factor-challenge.js';
 export { insertApiKey } from '../../src/areas/access/api-keys/api-key-repository.js';
 export { insertSession } from '../../src/areas/access/sessions/session-repository.js';
 export { hashPassword } from '../../src/areas/access/sign-in/password/password-hashing.js';

@@ -1,11 +1,7 @@
-export { completeSignIn, type SignedIn, type SignIn, type SignInContext } from './sign-in/sign-in-flow.js';
-export { findOrCreateAccount } from './accounts/account-repository.js';
-export type { TokenHolder } from './accounts/token-holder.js';
-export { findUserByApiKey, touchApiKey } from './api-keys/api-key-repository.js';
-export { findUserBySession, touchSession, type SignInMethod } from './sessions/session-repository.js';
+export { accountOfEmail } from './accounts/account-service.js';
+export { API_KEYS_PER_USER } from './api-keys/api-key-rules.js';
+export { createApiKey, holderOfApiKey, mintApiKey, noteApiKeyUse, type KeyHolder } from './api-keys/api-key-service.js';
+export { holderOfSession, noteSessionUse } from './sessions/session-service.js';
 export { issueSignInLink, LINK_TTL_HOURS } from './sign-in/link/link-service.js';
 export type { FailureKeys, SignInFailures } from './sign-in/password/password-service.js';
-export { API_KEYS_PER_USER } from './api-keys/api-key-rules.js';
-export { createApiKey, mintApiKey, type KeyHolder } from './api-keys/api-key-service.js';
 export { issueSupportSignIn } from './support/support-sign-in-service.js';
-export { CHALLENGE_TOKEN_PREFIX, secondFactorChallenge } from './sign-in/second-factor-challenge.js';

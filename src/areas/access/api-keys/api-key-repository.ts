@@ -4,12 +4,15 @@ import { nowIso } from '../../../lib/time.js';
 import { displayPrefix, hashToken } from '../../../lib/tokens.js';
 import { holderOf, userColumns, type TokenHolder } from '../accounts/token-holder.js';
 
+/** Who an API key stands for, and which key it is. */
+export type ApiKeyHolder = TokenHolder & { apiKeyId: string; lastUsedAt: string | null };
+
 /** The user of an API key, found by the key's SHA-256 digest (hashToken). */
 export async function findUserByApiKey(
   db: Db,
   organizationId: string,
   tokenHash: string,
-): Promise<(TokenHolder & { apiKeyId: string; lastUsedAt: string | null }) | undefined> {
+): Promise<ApiKeyHolder | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')

@@ -4,7 +4,7 @@ import type { Actor } from '../../../domain/actor.js';
 import { notFound } from '../../../domain/errors.js';
 import { cleanName } from '../../../lib/names.js';
 import { API_KEY_PREFIX, newToken } from '../../../lib/tokens.js';
-import { countApiKeys, deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRecord } from './api-key-repository.js';
+import { countApiKeys, deleteApiKey, findUserByApiKey, insertApiKey, listApiKeys, touchApiKey, type ApiKeyHolder, type ApiKeyRecord } from './api-key-repository.js';
 import { assertRoomForApiKey } from './api-key-rules.js';
 
 /** The user a key is minted for: the caller of POST /api-keys, or a user the CLI names. */
@@ -45,4 +45,14 @@ export async function mintApiKey(trx: Trx, holder: KeyHolder, name: string): Pro
 /** Another user's key is as unknown as a key that does not exist (404). */
 export async function revokeApiKey(db: Db, actor: Actor, apiKeyId: string): Promise<void> {
   if (!(await deleteApiKey(db, actor.userId, apiKeyId))) throw notFound('API key');
+}
+
+/** Who an API key of this workspace stands for, found by the key's digest (authentication asks, docs/rules.md §2 Tokens); nobody for an unknown or revoked key. */
+export function holderOfApiKey(db: Db, organizationId: string, tokenHash: string): Promise<ApiKeyHolder | undefined> {
+  return findUserByApiKey(db, organizationId, tokenHash);
+}
+
+/** Records that a key was used (GET /api-keys shows it, kept to the minute by the caller). */
+export function noteApiKeyUse(db: Db, apiKeyId: string, at: string): Promise<void> {
+  return touchApiKey(db, apiKeyId, at);
 }

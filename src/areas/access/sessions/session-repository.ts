@@ -8,6 +8,9 @@ import { holderOf, userColumns, type TokenHolder } from '../accounts/token-holde
 /** How a session began (sessions.method): shown in the list of sessions, and asked by rules that trust a fresh link. */
 export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password' | 'oidc';
 
+/** Who a session stands for, and which session it is. */
+export type SessionHolder = TokenHolder & { sessionId: string; lastUsedAt: string };
+
 /**
  * The user a session token stands for in one workspace: the session's own user when it acts as one
  * (a support session), otherwise the account's user in that workspace. Sessions past their end, or
@@ -19,7 +22,7 @@ export async function findUserBySession(
   organizationId: string,
   tokenHash: string,
   idleSince: string,
-): Promise<(TokenHolder & { sessionId: string; lastUsedAt: string }) | undefined> {
+): Promise<SessionHolder | undefined> {
   const session = await db
     .selectFrom('sessions')
     .select(['id', 'account_id', 'organization_id', 'user_id', 'expires_at', 'created_at', 'last_used_at'])

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/database.js';
 import type { Actor } from '../../../domain/actor.js';
 import { notFound } from '../../../domain/errors.js';
 import { nowIso } from '../../../lib/time.js';
-import { deleteSession, listSessions, type SessionRecord } from './session-repository.js';
+import { deleteSession, findUserBySession, listSessions, touchSession, type SessionHolder, type SessionRecord } from './session-repository.js';
 
 const idleSince = (config: Config, now: string) => new Date(Date.parse(now) - config.sessionIdleSeconds * 1000).toISOString();
 
@@ -23,4 +23,17 @@ export async function endSession(db: Db, actor: Actor, sessionId: string): Promi
 /** Ends the session in use; with an API key there is none to end (keys are revoked with DELETE /api-keys/{id}). */
 export async function signOut(db: Db, actor: Actor): Promise<void> {
   if (actor.sessionId !== undefined) await deleteSession(db, actor.accountId, actor.sessionId);
+}
+
+/**
+ * Who a session token stands for in this workspace, found by its digest (authentication asks):
+ * nobody once the session has ended or has been idle since `idleSince` (docs/rules.md §7 Sessions).
+ */
+export function holderOfSession(db: Db, organizationId: string, tokenHash: string, idleSince: string): Promise<SessionHolder | undefined> {
+  return findUserBySession(db, organizationId, tokenHash, idleSince);
+}
+
+/** Records that a session was used: the idle timeout counts from here (kept to the minute by the caller). */
+export function noteSessionUse(db: Db, sessionId: string, at: string): Promise<void> {
+  return touchSession(db, sessionId, at);
 }

@@ -10,7 +10,7 @@ import { joinBySingleSignOn, workspaceUserOfEmail } from '../../../users/index.j
 import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
-import { findOrCreateAccount } from '../../accounts/account-repository.js';
+import { accountOfEmail } from '../../accounts/account-service.js';
 import { sealerFor } from '../../../../lib/sealing.js';
 import { findSignInSettings } from '../sign-in-settings-repository.js';
 
@@ -129,11 +129,11 @@ export async function finishOidc(
     if (user?.archived) throw forbidden('This person\'s place in the workspace is archived.');
     let accountId: string;
     if (user) {
-      accountId = await findOrCreateAccount(trx, email);
+      accountId = await accountOfEmail(trx, email);
     } else {
       const { invitationDomains } = await findSignInSettings(trx, workspace.id);
       if (!invitationDomains.includes(domain)) throw forbidden('This person is not invited to the workspace: ask an administrator for an invitation.');
-      accountId = await findOrCreateAccount(trx, email);
+      accountId = await accountOfEmail(trx, email);
       const name = typeof claims?.name === 'string' ? claims.name.trim().slice(0, 200) || null : null;
       await joinBySingleSignOn(trx, { organizationId: workspace.id, accountId, name });
     }
