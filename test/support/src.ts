@@ -49,7 +49,7 @@ export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permissi
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
 export { API_KEYS_PER_USER } from '../../src/areas/access/index.js';
 export { findOrCreateAccount } from '../../src/areas/access/accounts/account-repository.js';
-export { secondFactorChallenge } from '../../src/areas/access/sign-in/second-factor-challenge.js';
+export { secondFactorChallenge } from '../../src/areas/access/sign-in/sign-in-flow.js';
 export { insertApiKey } from '../../src/areas/access/api-keys/api-key-repository.js';
 export { insertSession } from '../../src/areas/access/sessions/session-repository.js';
 export { hashPassword } from '../../src/areas/access/sign-in/password/password-hashing.js';

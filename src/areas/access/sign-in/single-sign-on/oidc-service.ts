@@ -137,7 +137,7 @@ export async function finishOidc(
       const name = typeof claims?.name === 'string' ? claims.name.trim().slice(0, 200) || null : null;
       await joinBySingleSignOn(trx, { organizationId: workspace.id, accountId, name });
     }
-    const outcome = await completeSignIn(trx, config, { accountId, workspace, method: 'oidc', secondFactorDone: true }, context);
+    const outcome = await completeSignIn(trx, config, { accountId, workspace, method: 'oidc' }, context);
     if (needsSecondFactor(outcome)) throw new Error('a single sign-on asked for a second factor');
     return outcome;
   });

@@ -5,7 +5,7 @@ import { ApiError, conflict, invalid, unauthorized } from '../../../../domain/er
 import { addMinutes, nowIso } from '../../../../lib/time.js';
 import { hashToken } from '../../../../lib/tokens.js';
 import { sealerFor } from '../../../../lib/sealing.js';
-import { completeSignIn, type SignedIn, type SignInContext } from '../sign-in-flow.js';
+import { completeSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import type { SignInMethod } from '../../sessions/session-repository.js';
 import { acceptStep, blockCodes, clearFailures, countChallengeAttempt, countFailure, countRecoveryCodesLeft, deleteTwoFactor, findLiveChallenge, findTwoFactor, replaceRecoveryCodes, storePendingSecret, useChallenge, useRecoveryCode, type TwoFactorRow } from './two-factor-repository.js';
 import { findSignInSettings } from '../sign-in-settings-repository.js';
@@ -99,14 +99,7 @@ export async function verifySecondFactor(
     const now = nowIso();
     if (!(await useChallenge(trx, found.id, now))) return false;
     if (!(await accepted(trx, now))) return false;
-    const outcome = await completeSignIn(
-      trx,
-      config,
-      { accountId: found.accountId, workspace, method: found.method as SignInMethod, secondFactorDone: true },
-      context,
-    );
-    if ('challenge' in outcome) return false;
-    session = outcome;
+    session = await completeSecondFactor(trx, config, { accountId: found.accountId, workspace, method: found.method as SignInMethod }, context);
     return true;
   });
   if (!verified || !session) {
