@@ -17,6 +17,9 @@ const LAYER_ZONES = [
   { target: './src/lib', from: above('./src/http', './src/areas', './src/route-kit', './src/db', './src/config.ts', './src/domain/actor.ts', './src/domain/policy.ts'), message: 'lib holds pure helpers: it uses only itself and domain/errors.ts.' },
 ];
 
+/** How deep an area's files may sit below its folder (0: src/areas/<name>/x.ts); a deeper file fails lint. */
+const AREA_DEPTHS = [0, 1, 2];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/src/api/schema.d.ts'] },
   js.configs.recommended,
@@ -43,27 +46,53 @@ export default tseslint.config(
     },
   },
   // Areas meet only through each other's face (src/areas/<name>/index.ts); see docs/architecture.md.
-  {
-    files: ['src/areas/*/**/*.ts'],
+  // An area's files sit in sub-folders by job (access/sign-in/link/…), so the way up to src/areas/
+  // is one `../` per level: each depth has its own pattern, and a sibling folder of the same area
+  // (`../sessions/…` from access/api-keys/) is not another area.
+  ...AREA_DEPTHS.map((depth) => ({
+    files: [`src/areas/*/${'*/'.repeat(depth)}*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!\\.)[^/]+/(?!index\\.js$)',
+              regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.)[^/]+/(?!index\\.js$)`,
               message: 'Import another area only through its index.ts (its face).',
             },
           ],
         },
       ],
     },
+  })),
+  {
+    files: [`src/areas/*/${'*/'.repeat(AREA_DEPTHS.length)}**/*.ts`],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: 'Program', message: `An area's files sit at most ${AREA_DEPTHS.length - 1} folders below it (AREA_DEPTHS in eslint.config.js).` }],
+    },
+  },
+  // SQL lives in repositories (and the one listing statement built as text): a service, a rule or a
+  // route of an area neither imports Kysely's values nor builds a query (docs/architecture.md "Inside an area").
+  {
+    files: ['src/areas/**/*.ts'],
+    ignores: ['src/areas/**/*repository.ts', 'src/areas/**/*-statement.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', allowTypeImports: true, message: 'SQL lives in the area\'s repository files (docs/architecture.md, Inside an area).' }] },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'executeQuery', 'replaceInto', 'mergeInto'].map((property) => ({
+          property,
+          message: 'Queries are built in the area\'s repository files (docs/architecture.md, Inside an area).',
+        })),
+      ],
+    },
   },
   // A face exports use cases only: other areas call use cases, never a repository (docs/architecture.md "Inside an area").
   {
     files: ['src/areas/*/index.ts'],
-    // until access/ is split by job
-    ignores: ['src/areas/access/index.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

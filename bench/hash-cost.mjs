@@ -4,7 +4,7 @@
 // of the process's threads: the check runs on libuv's pool), in milliseconds.
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { hashPassword, passwordMatches } from '../dist/areas/access/password-hashing.js';
+import { hashPassword, passwordMatches } from '../dist/areas/access/sign-in/password/password-hashing.js';
 
 const runs = Number(process.argv[2] ?? 20);
 const password = 'correct horse battery staple';

@@ -10,9 +10,10 @@ import { v7 as uuidv7 } from 'uuid';
 import { openStore } from '../dist/db/database.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
 import { createWorkspace } from '../dist/areas/workspace/index.js';
-import { findOrCreateAccount } from '../dist/areas/access/index.js';
-import { hashPassword } from '../dist/areas/access/password-hashing.js';
-import { insertApiKey, setAccountPassword } from '../dist/areas/access/repository.js';
+import { accountOfEmail } from '../dist/areas/access/index.js';
+import { hashPassword } from '../dist/areas/access/sign-in/password/password-hashing.js';
+import { insertApiKey } from '../dist/areas/access/api-keys/api-key-repository.js';
+import { setAccountPassword } from '../dist/areas/access/sign-in/password/password-repository.js';
 import { insertMember, insertProject } from '../dist/areas/projects/repository.js';
 import { createUser } from '../dist/areas/users/repository.js';
 import { toDbBool } from '../dist/db/values.js';
@@ -85,7 +86,7 @@ export async function seedWorkspace(db, dialect, spec) {
   const organizationId = created.organizationId;
   const users = [{ id: created.userId, token: created.apiKey, role: 'Administrator', projects: [] }];
   for (let i = 1; i < spec.users; i++) {
-    const accountId = await findOrCreateAccount(db, `user${i}@${spec.domain}.bench.example.com`);
+    const accountId = await accountOfEmail(db, `user${i}@${spec.domain}.bench.example.com`);
     const id = await createUser(db, { organizationId, accountId, role: i < 3 ? 'Administrator' : 'User', name: `User ${i}` });
     const token = newToken(API_KEY_PREFIX);
     await insertApiKey(db, { organizationId, userId: id, name: 'bench', token });

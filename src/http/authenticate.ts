@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findUserByApiKey, findUserBySession, touchApiKey, touchSession } from '../areas/access/index.js';
+import { holderOfApiKey, holderOfSession, noteApiKeyUse, noteSessionUse } from '../areas/access/index.js';
 import { findWorkspaceByDomain } from '../areas/workspace/index.js';
 import type { Actor } from '../domain/actor.js';
 import { ALLOWED_BEFORE_ENROLMENT, holds, SUPPORT_SESSION_DENIED, tokenKindAllows, type Permission } from '../domain/policy.js';
@@ -39,9 +39,9 @@ const enrolFirst = () =>
  * tokens and archived or deleted users resolve to nothing.
  */
 async function resolveToken(app: FastifyInstance, organizationId: string, { token, digest }: Bearer): Promise<ResolvedToken | undefined> {
-  const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await findUserByApiKey(app.db, organizationId, digest) : undefined;
+  const apiKey = isTokenOf(API_KEY_PREFIX, token) ? await holderOfApiKey(app.db, organizationId, digest) : undefined;
   const session =
-    !apiKey && isTokenOf(SESSION_TOKEN_PREFIX, token) ? await findUserBySession(app.db, organizationId, digest, idleSince(app)) : undefined;
+    !apiKey && isTokenOf(SESSION_TOKEN_PREFIX, token) ? await holderOfSession(app.db, organizationId, digest, idleSince(app)) : undefined;
   const holder = apiKey ?? session;
   if (!holder || holder.archived) return undefined;
   return {
@@ -132,13 +132,13 @@ function admitAfterTouch(
   if (apiKey && (apiKey.lastUsedMs === null || Date.now() - apiKey.lastUsedMs >= TOUCH_INTERVAL_MS)) {
     const now = nowIso();
     apiKey.lastUsedMs = Date.parse(now);
-    return touchApiKey(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.actor, permission));
+    return noteApiKeyUse(app.db, apiKey.id, now).then(() => admit(request, reply, resolved.actor, permission));
   }
   const { session } = resolved;
   if (session && Date.now() - session.lastUsedMs >= TOUCH_INTERVAL_MS) {
     const now = nowIso();
     session.lastUsedMs = Date.parse(now);
-    return touchSession(app.db, session.id, now).then(() => admit(request, reply, resolved.actor, permission));
+    return noteSessionUse(app.db, session.id, now).then(() => admit(request, reply, resolved.actor, permission));
   }
   admit(request, reply, resolved.actor, permission);
 }

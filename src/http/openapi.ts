@@ -132,7 +132,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Remaining': headerRef('RateLimitRemaining'),
   'RateLimit-Reset': headerRef('RateLimitReset'),
 };
-/** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in-routes.ts). */
+/** Public operations that still answer `Cache-Control: no-store` (src/areas/access/sign-in/link/one-time-sign-in-routes.ts). */
 const NO_STORE_PUBLIC_OPERATIONS = new Set(['redeemOneTimeSignIn', 'signInWithPassword', 'verifyTwoFactor']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 

@@ -45,6 +45,32 @@ describe('the import layers', () => {
     expect(await problemsOf('src/areas/mail/index.ts', "export { listMessages } from './service.js';\n")).toEqual([]);
   });
 
+  it("lint refuses a sub-folder of an area reaching into another area's files, at any depth", async () => {
+    const one = await problemsOf('src/areas/access/sessions/extra.ts', "import { createUser } from '../../users/repository.js';\nexport const x = createUser;\n");
+    const two = await problemsOf('src/areas/access/sign-in/link/extra.ts', "import { createUser } from '../../../users/repository.js';\nexport const x = createUser;\n");
+    expect(one).toContain('no-restricted-imports');
+    expect(two).toContain('no-restricted-imports');
+  });
+
+  it('lint accepts a sub-folder of an area importing a sibling folder of its own area and another area’s face', async () => {
+    const problems = await problemsOf(
+      'src/areas/access/sign-in/link/extra.ts',
+      "import { contextOf } from '../sign-in-context.js';\nimport { recordChange } from '../../../changes/index.js';\nexport const x = [contextOf, recordChange];\n",
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('lint refuses SQL in a service, a rule or a route of an area, and accepts it in a repository', async () => {
+    const builds = "import type { Db } from '../../db/database.js';\nexport const x = (db: Db) => db.selectFrom('geofences').selectAll().execute();\n";
+    const tagged = "import { sql } from 'kysely';\nexport const x = sql`select 1`;\n";
+    expect(await problemsOf('src/areas/geofences/service.ts', builds)).toContain('no-restricted-properties');
+    expect(await problemsOf('src/areas/geofences/rules.ts', tagged)).toContain('@typescript-eslint/no-restricted-imports');
+    expect(await problemsOf('src/areas/access/sessions/session-service.ts', builds)).toContain('no-restricted-properties');
+    expect(await problemsOf('src/areas/geofences/repository.ts', builds)).toEqual([]);
+    expect(await problemsOf('src/areas/geofences/repository.ts', tagged)).toEqual([]);
+    expect(await problemsOf('src/areas/geofences/service.ts', "import type { Selectable } from 'kysely';\nexport type X = Selectable<{ a: string }>;\n")).toEqual([]);
+  });
+
   it('lint accepts an area importing the route kit, the kernel and another area’s face', async () => {
     const problems = await problemsOf(
       'src/areas/geofences/extra.ts',

@@ -50,12 +50,15 @@ export type { Role } from '../../src/domain/actor.js';
 export { holds as holdsPermission, scopesOf as scopesOfPermission, type Permission as PolicyPermission } from '../../src/domain/policy.js';
 
 /* Areas: the data-layer functions the factories use where the API cannot make a state, and the rules some suites test alone */
-export { API_KEYS_PER_USER, findOrCreateAccount, secondFactorChallenge } from '../../src/areas/access/index.js';
-export { insertApiKey, insertSession } from '../../src/areas/access/repository.js';
-export { hashPassword } from '../../src/areas/access/password-hashing.js';
-export { insertOneTimeToken } from '../../src/areas/access/repository.js';
-export { insertOidcState } from '../../src/areas/access/oidc-repository.js';
-export { currentCode } from '../../src/areas/access/two-factor-rules.js';
+export { API_KEYS_PER_USER } from '../../src/areas/access/index.js';
+export { findOrCreateAccount } from '../../src/areas/access/accounts/account-repository.js';
+export { secondFactorChallenge } from '../../src/areas/access/sign-in/sign-in-flow.js';
+export { insertApiKey } from '../../src/areas/access/api-keys/api-key-repository.js';
+export { insertSession } from '../../src/areas/access/sessions/session-repository.js';
+export { hashPassword } from '../../src/areas/access/sign-in/password/password-hashing.js';
+export { insertOneTimeToken } from '../../src/areas/access/sign-in/link/one-time-token-repository.js';
+export { insertOidcState } from '../../src/areas/access/sign-in/single-sign-on/oidc-repository.js';
+export { currentCode } from '../../src/areas/access/sign-in/two-factor/two-factor-rules.js';
 export { DETAIL_PIECE } from '../../src/areas/reports/detail-service.js';
 export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/entries-repository.js';
 export { activityListStatement, LIST_PIECE, type ActivityFilter, type ActivityReader } from '../../src/areas/activities/listing-statement.js';

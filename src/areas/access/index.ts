@@ -1,9 +1,7 @@
-export { completeSignIn, type SignedIn, type SignIn, type SignInContext } from './complete-sign-in.js';
-export { findOrCreateAccount, findUserByApiKey, findUserBySession, touchApiKey, type SignInMethod, type TokenHolder } from './repository.js';
-export { touchSession } from './session-repository.js';
-export { issueSignInLink, LINK_TTL_HOURS } from './links.js';
-export type { FailureKeys, SignInFailures } from './passwords.js';
-export { API_KEYS_PER_USER } from './rules.js';
-export { createApiKey, mintApiKey, type KeyHolder } from './service.js';
-export { issueSupportSignIn } from './support-sign-in.js';
-export { CHALLENGE_TOKEN_PREFIX, secondFactorChallenge } from './second-factor-challenge.js';
+export { accountOfEmail } from './accounts/account-service.js';
+export { API_KEYS_PER_USER } from './api-keys/api-key-rules.js';
+export { createApiKey, holderOfApiKey, mintApiKey, noteApiKeyUse, type KeyHolder } from './api-keys/api-key-service.js';
+export { holderOfSession, noteSessionUse } from './sessions/session-service.js';
+export { issueSignInLink, LINK_TTL_HOURS } from './sign-in/link/link-service.js';
+export type { FailureKeys, SignInFailures } from './sign-in/password/password-service.js';
+export { issueSupportSignIn } from './support/support-sign-in-service.js';

@@ -1,23 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Area } from '../area.js';
-import { accessRoutes } from './routes.js';
-import { ApiKey, Session } from './schemas.js';
-import { linkRoutes } from './link-routes.js';
-import { linkPages } from './pages.js';
-import { passwordRoutes } from './password-routes.js';
-import { sessionRoutes } from './session-routes.js';
-import { signInRoutes } from './sign-in-routes.js';
-import { oidcRoutes } from './oidc-routes.js';
-import { twoFactorRoutes } from './two-factor-routes.js';
+import { accountRoutes } from './accounts/account-routes.js';
+import { apiKeyRoutes } from './api-keys/api-key-routes.js';
+import { ApiKey } from './api-keys/api-key-schemas.js';
+import { sessionRoutes } from './sessions/session-routes.js';
+import { Session } from './sessions/session-schemas.js';
+import { linkPages } from './sign-in/link/link-pages.js';
+import { linkRoutes } from './sign-in/link/link-routes.js';
+import { oneTimeSignInRoutes } from './sign-in/link/one-time-sign-in-routes.js';
+import { passwordRoutes } from './sign-in/password/password-routes.js';
+import { signInSettingsRoutes } from './sign-in/sign-in-settings-routes.js';
+import { oidcRoutes } from './sign-in/single-sign-on/oidc-routes.js';
+import { twoFactorRoutes } from './sign-in/two-factor/two-factor-routes.js';
 
 /** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  await app.register(accessRoutes);
-  await app.register(signInRoutes);
+  // In this order: the OpenAPI document lists the operations as they are registered.
+  await app.register(accountRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(oneTimeSignInRoutes);
   await app.register(sessionRoutes);
   await app.register(linkRoutes);
   await app.register(passwordRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(signInSettingsRoutes);
   await app.register(oidcRoutes);
 };
 

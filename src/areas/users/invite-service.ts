@@ -7,7 +7,7 @@ import { forbidden, invalid } from '../../domain/errors.js';
 import { actorHolds, SUPPORT_SESSION_DENIED } from '../../domain/policy.js';
 import { isEmail, normalizeEmail } from '../../lib/email.js';
 import { cleanName } from '../../lib/names.js';
-import { findOrCreateAccount, issueSignInLink } from '../access/index.js';
+import { accountOfEmail, issueSignInLink } from '../access/index.js';
 import { recordChange } from '../changes/index.js';
 import { enqueueMessage } from '../mail/index.js';
 import { createUser, findUser, findUserByAccount, workspaceNameOf } from './repository.js';
@@ -33,7 +33,7 @@ export async function inviteUser(db: Db, inviter: Actor, workspace: Workspace, c
   const title = body.title?.trim() || null;
   const invite = () =>
     db.transaction().execute(async (trx) => {
-      const accountId = await findOrCreateAccount(trx, email);
+      const accountId = await accountOfEmail(trx, email);
       let user = await findUserByAccount(trx, workspace.id, accountId);
       if (!user) {
         const userId = await createUser(trx, {

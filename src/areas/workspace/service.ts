@@ -13,7 +13,7 @@ import { newId } from '../../lib/ids.js';
 import { cleanName } from '../../lib/names.js';
 import { nowIso } from '../../lib/time.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
-import { findOrCreateAccount, mintApiKey } from '../access/index.js';
+import { accountOfEmail, mintApiKey } from '../access/index.js';
 import { addFirstAdministrator } from '../users/index.js';
 import {
   countOrganizationRows,
@@ -213,7 +213,7 @@ export async function createWorkspace(db: Db, input: NewWorkspace): Promise<Crea
           plan: ORGANIZATION_DEFAULTS.plan,
           createdAt: nowIso(),
         });
-        const accountId = await findOrCreateAccount(trx, input.adminEmail);
+        const accountId = await accountOfEmail(trx, input.adminEmail);
         const userId = await addFirstAdministrator(trx, { organizationId, accountId, name: input.adminName?.trim() || null });
         const apiKey = await mintApiKey(trx, { organizationId, userId }, 'Created with the workspace');
         return { domain, organizationId, userId, apiKey: apiKey.key };

@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../../../../db/database.js';
+import { newId } from '../../../../lib/ids.js';
+
+export interface TwoFactorRow {
+  sealedSecret: string;
+  confirmedAt: string | null;
+  lastStep: number | null;
+  failedAttempts: number;
+  blockedUntil: string | null;
+}
+
+export async function findTwoFactor(db: Db, accountId: string): Promise<TwoFactorRow | undefined> {
+  const row = await db
+    .selectFrom('two_factor_secrets')
+    .select(['secret', 'confirmed_at', 'last_step', 'failed_attempts', 'blocked_until'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return (
+    row && {
+      sealedSecret: row.secret,
+      confirmedAt: row.confirmed_at,
+      lastStep: row.last_step === null ? null : Number(row.last_step),
+      failedAttempts: Number(row.failed_attempts),
+      blockedUntil: row.blocked_until,
+    }
+  );
+}
+
+/** A new pending secret replaces a pending one; a confirmed one is left alone (answers false). */
+export async function storePendingSecret(trx: Trx, accountId: string, sealedSecret: string, now: string): Promise<boolean> {
+  await trx.deleteFrom('two_factor_secrets').where('account_id', '=', accountId).where('confirmed_at', 'is', null).execute();
+  const result = await trx
+    .insertInto('two_factor_secrets')
+    .values({
+      account_id: accountId,
+      secret: sealedSecret,
+      confirmed_at: null,
+      last_step: null,
+      failed_attempts: 0,
+      blocked_until: null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/**
+ * Records that a code of `step` was accepted: only when no code of that step or a later one was
+ * (one conditional UPDATE, so of two requests with the same code one wins). Resets the failures.
+ */
+export async function acceptStep(trx: Db, accountId: string, step: number, confirmAt?: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('two_factor_secrets')
+    .set({ last_step: step, failed_attempts: 0, blocked_until: null, ...(confirmAt ? { confirmed_at: confirmAt } : {}) })
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts a wrong code; the answer is the count of wrong codes in a row, this one included. */
+export async function countFailure(db: Db, accountId: string): Promise<number> {
+  await db
+    .updateTable('two_factor_secrets')
+    .set({ failed_attempts: sql`failed_attempts + 1` })
+    .where('account_id', '=', accountId)
+    .execute();
+  const row = await db.selectFrom('two_factor_secrets').select('failed_attempts').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(row?.failed_attempts ?? 0);
+}
+
+export async function blockCodes(db: Db, accountId: string, until: string): Promise<void> {
+  await db.updateTable('two_factor_secrets').set({ blocked_until: until, failed_attempts: 0 }).where('account_id', '=', accountId).execute();
+}
+
+export async function clearFailures(db: Db, accountId: string): Promise<void> {
+  await db.updateTable('two_factor_secrets').set({ failed_attempts: 0, blocked_until: null }).where('account_id', '=', accountId).execute();
+}
+
+export async function deleteTwoFactor(trx: Trx, accountId: string): Promise<void> {
+  await trx.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+  await trx.deleteFrom('two_factor_secrets').where('account_id', '=', accountId).execute();
+}
+
+export async function replaceRecoveryCodes(trx: Trx, accountId: string, digests: string[], now: string): Promise<void> {
+  await trx.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+  await trx
+    .insertInto('recovery_codes')
+    .values(digests.map((digest) => ({ id: newId(), account_id: accountId, code_hash: digest, used_at: null, created_at: now })))
+    .execute();
+}
+
+/** Uses a recovery code once (a conditional UPDATE: of two uses, one wins). */
+export async function useRecoveryCode(db: Db, accountId: string, digest: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('recovery_codes')
+    .set({ used_at: now })
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', digest)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function countRecoveryCodesLeft(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('recovery_codes')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('left'))
+    .where('account_id', '=', accountId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.left);
+}
+
+/* Sign-in challenges: a sign-in waiting for its second factor. */
+
+export async function insertChallenge(
+  trx: Db,
+  challenge: { tokenHash: string; accountId: string; organizationId: string; method: string; expiresAt: string; now: string },
+): Promise<void> {
+  await trx
+    .insertInto('sign_in_challenges')
+    .values({
+      id: newId(),
+      token_hash: challenge.tokenHash,
+      account_id: challenge.accountId,
+      organization_id: challenge.organizationId,
+      method: challenge.method,
+      attempts: 0,
+      expires_at: challenge.expiresAt,
+      used_at: null,
+      created_at: challenge.now,
+    })
+    .execute();
+}
+
+/** The account of a live challenge of this workspace (unused, unexpired, attempts left). */
+export async function findLiveChallenge(
+  db: Db,
+  organizationId: string,
+  tokenHash: string,
+  now: string,
+  maxAttempts: number,
+): Promise<{ id: string; accountId: string; method: string } | undefined> {
+  const row = await db
+    .selectFrom('sign_in_challenges')
+    .select(['id', 'account_id', 'method'])
+    .where('token_hash', '=', tokenHash)
+    .where('organization_id', '=', organizationId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('attempts', '<', maxAttempts)
+    .executeTakeFirst();
+  return row && { id: row.id, accountId: row.account_id, method: row.method };
+}
+
+export async function countChallengeAttempt(db: Db, challengeId: string): Promise<void> {
+  await db.updateTable('sign_in_challenges').set({ attempts: sql`attempts + 1` }).where('id', '=', challengeId).execute();
+}
+
+/** Uses a challenge once: of two verifications racing, one wins. */
+export async function useChallenge(trx: Trx, challengeId: string, now: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('sign_in_challenges')
+    .set({ used_at: now })
+    .where('id', '=', challengeId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
