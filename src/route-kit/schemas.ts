@@ -114,7 +114,7 @@ const NAME_RULE = 'A `name` is trimmed: blank is 422 "must not be blank", and lo
 const nameRuleOf = (maxLength: number | undefined): string =>
   maxLength === undefined || maxLength === Name.maxLength
     ? NAME_RULE
-    : `A \`name\` is trimmed: blank is 422 "must not be blank"; it is at most ${maxLength} characters.`;
+    : `A \`name\` is trimmed: blank is 422 "must not be blank", and longer than ${maxLength} characters "must NOT have more than ${maxLength} characters".`;
 
 /**
  * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
