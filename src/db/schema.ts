@@ -13,6 +13,7 @@ import type {
   ProjectsTable,
   RevenueRatesTable,
 } from './tables/tracking.js';
+import type { TagsTable } from './tables/tags.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
 import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
 
@@ -51,4 +52,5 @@ export interface Database {
   sign_in_challenges: SignInChallengesTable;
   sign_in_settings: SignInSettingsTable;
   oidc_states: OidcStatesTable;
+  tags: TagsTable;
 }

@@ -84,6 +84,10 @@ const POLICY = {
   'billing:manage': admins,
   'geofences:read': everyone,
   'geofences:write': admins,
+  /** Tags (docs/rules.md §6 Tags): every user reads them all and may create one; renaming, archiving and deleting are for administrators. */
+  'tags:read': everyone,
+  'tags:create': everyone,
+  'tags:manage': admins,
   /** Reading the change feed: a User sees only the events of records they may read (docs/rules.md §6 Change feed). */
   'changes:read': everyone,
   /** Webhooks: their URLs, secrets and deliveries (every event of the workspace leaves through them). */

@@ -60,6 +60,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Revenue rates': 'What an hour of a project member is billed at, from a start to an optional end.',
   Billing: 'The workspace\'s subscriptions, checkout links, billing transactions and app-store receipts.',
   Geofences: 'Places (a centre and a radius) with the actions a client runs on entering and leaving them, optionally tied to a project.',
+  Tags: 'Labels for time ("meeting", "bug"): every user reads and creates them, administrators rename, archive and delete them.',
   Changes: 'The change feed: every committed change of the workspace\'s records, in commit order, from a cursor (for sync clients and webhooks).',
   Reports: 'Saved report definitions: a time span, the selected projects and members, and filters.',
   Requests: 'Workflow requests (role changes, project assignments, support impersonation, timesheet unlocks and approvals) and their resolution.',

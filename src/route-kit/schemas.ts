@@ -110,6 +110,12 @@ const TEXT_RULES =
 /** The rule of every `name` a body takes (the service trims it first, so the schema cannot say it). */
 const NAME_RULE = 'A `name` is trimmed: blank is 422 "must not be blank", and longer than 200 characters "must be at most 200 characters".';
 
+/** The rule of a body's `name` bounded otherwise than `Name` (a tag's 100): the schema's bound decides the length. */
+const nameRuleOf = (maxLength: number | undefined): string =>
+  maxLength === undefined || maxLength === Name.maxLength
+    ? NAME_RULE
+    : `A \`name\` is trimmed: blank is 422 "must not be blank", and longer than ${maxLength} characters "must NOT have more than ${maxLength} characters".`;
+
 /**
  * The one schema of a route: validation, TypeScript types, serialization and its OpenAPI operation.
  * Every operation answers 401, 404, 429 and 503; one with a body also 400, 413, 415 and 422; one with a
@@ -136,8 +142,8 @@ export function operation<
   }
   // The rules of every value a request sends, named in each 422 with the message its problem carries.
   if (problems[422]) {
-    const takesName = (spec.body as { properties?: Record<string, unknown> } | undefined)?.properties?.name !== undefined;
-    const rules = takesName ? `${NAME_RULE} ${TEXT_RULES}` : TEXT_RULES;
+    const name = (spec.body as { properties?: Record<string, { maxLength?: number }> } | undefined)?.properties?.name;
+    const rules = name !== undefined ? `${nameRuleOf(name.maxLength)} ${TEXT_RULES}` : TEXT_RULES;
     problems[422] = problemResponse(422, `${problems[422].description.replace(/\.$/, '')}. ${rules}`);
   }
   const schema: Record<string, unknown> = {

@@ -146,6 +146,11 @@ const TABLE: Row[] = [
   ['GET /geofences/{geofenceId}',                                                401, 200, 200, 200, 200, 404, 401],
   ['PUT /geofences/{geofenceId}',                                                401, 403, 403, 403, 200, 404, 401],
   ['DELETE /geofences/{geofenceId}',                                             401, 403, 403, 403, 200, 404, 401],
+  // Tags (§6 Tags: everyone reads and creates; admin renames, archives, deletes)
+  ['GET /tags',                                                                  401, 200, 200, 200, 200, 200, 401],
+  ['POST /tags',                                                                 401, 200, 200, 200, 200, 200, 401],
+  ['PUT /tags/{tagId}',                                                          401, 403, 403, 403, 200, 404, 401],
+  ['DELETE /tags/{tagId}',                                                       401, 403, 403, 403, 200, 404, 401],
   // Change feed (§6 Change feed: everyone reads; a User only the events of records they may read)
   ['GET /changes',                                                               401, 200, 200, 200, 200, 200, 401],
   // Webhooks (§5: administrators only; every event of the workspace leaves through them)

@@ -37,6 +37,7 @@ function idOf(world: World, param: string, operation: string): string {
     costId: world.costRateId,
     subscriptionId: world.subscriptionId,
     geofenceId: world.geofenceId,
+    tagId: world.tagId,
     reportId: world.reportId,
     lockId: world.lockId,
     sessionId: world.sessionId,

@@ -209,6 +209,12 @@ export const OPERATIONS: Record<string, Build> = {
     params: { geofenceId: (await ok(as(h, w.ws, w.admin).post('/api/geofences', { latitude: 1, longitude: 2, radius: 3 }))).id },
   }),
 
+  /* Tags: every user creates; administrators rename, archive and delete */
+  'GET /tags': async () => ({}),
+  'POST /tags': async () => ({ body: { name: `Tag ${next()}` } }),
+  'PUT /tags/{tagId}': async (_h, w) => ({ params: { tagId: w.tagId }, body: { name: `Tag ${next()}` } }),
+  'DELETE /tags/{tagId}': async (h, w) => ({ params: { tagId: (await ok(as(h, w.ws, w.admin).post('/api/tags', { name: `Gone ${next()}` }))).id } }),
+
   /* Webhooks (never delivered here: only the server runs the delivery worker) */
   'GET /webhooks': async () => ({}),
   'POST /webhooks': async () => ({ body: { url: `https://hooks.example.com/${next()}`, events: ['activity.created'], description: 'Payroll' } }),

@@ -37,6 +37,8 @@ export interface World {
   /** The user's timesheet lock of 2020-W10. */
   lockId: string;
   geofenceId: string;
+  /** A tag, made by the user (every user may create one). */
+  tagId: string;
   /** A webhook (to https://hooks.example.com: never reached, its one attempt refused by a test resolver) and its first ping's delivery. */
   webhookId: string;
   webhookDeliveryId: string;
@@ -160,6 +162,7 @@ export async function seedWorld(h: Harness): Promise<World> {
   const geofence = await ok(
     asAdmin.post('/api/geofences', { latitude: 52.5, longitude: 13.4, radius: 150, name: 'Office', projectId: project.id }),
   );
+  const tag = await ok(asUser.post('/api/tags', { name: `Tag ${n}` }));
   const webhook = await ok(asAdmin.post('/api/webhooks', { url: `https://hooks.example.com/${ws.domain}`, events: ['*'] }));
   const [webhookDelivery] = await ok(asAdmin.get(`/api/webhooks/${webhook.id}/deliveries`));
   // One attempt of the ping, refused before any connection: the host resolves to a private address.
@@ -200,6 +203,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     requests,
     lockId: lock.id,
     geofenceId: geofence.id,
+    tagId: tag.id,
     webhookId: webhook.id,
     webhookDeliveryId: webhookDelivery.id,
     subscriptionId,
@@ -228,6 +232,7 @@ export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
     ...Object.values(world.requests ?? {}),
     world.lockId,
     world.geofenceId,
+    world.tagId,
     world.webhookId,
     world.webhookDeliveryId,
     world.subscriptionId,

@@ -14,6 +14,7 @@ export const RESOURCE_PERMISSION = {
   report: 'reports:manage',
   request: 'requests:read',
   timesheet_lock: 'timesheets:manage',
+  tag: 'tags:read',
 } as const satisfies Record<string, Permission>;
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
@@ -53,6 +54,9 @@ export const CHANGE_TYPES = {
   'timesheet.locked': 'timesheet_lock',
   'timesheet.unlocked': 'timesheet_lock',
   'timesheet.lock_removed': 'timesheet_lock',
+  'tag.created': 'tag',
+  'tag.updated': 'tag',
+  'tag.deleted': 'tag',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
@@ -70,6 +74,7 @@ export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
   report: 'Report',
   request: 'WorkflowRequestDetail',
   timesheet_lock: 'TimesheetLock',
+  tag: 'Tag',
 };
 
 /**
