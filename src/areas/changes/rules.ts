@@ -14,6 +14,7 @@ export const RESOURCE_PERMISSION = {
   report: 'reports:manage',
   request: 'requests:read',
   timesheet_lock: 'timesheets:manage',
+  client: 'clients:read',
 } as const satisfies Record<string, Permission>;
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
@@ -53,6 +54,9 @@ export const CHANGE_TYPES = {
   'timesheet.locked': 'timesheet_lock',
   'timesheet.unlocked': 'timesheet_lock',
   'timesheet.lock_removed': 'timesheet_lock',
+  'client.created': 'client',
+  'client.updated': 'client',
+  'client.deleted': 'client',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
@@ -70,7 +74,11 @@ export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
   report: 'Report',
   request: 'WorkflowRequestDetail',
   timesheet_lock: 'TimesheetLock',
+  client: 'Client',
 };
+
+/** The kinds of record that belong to a client and no project: a User reads their events through the client's projects. */
+export const CLIENT_RESOURCES: ReadonlySet<ChangeResource> = new Set<ChangeResource>(['client']);
 
 /**
  * A cursor is the position of the last event a reader has seen, as decimal text: positions are
