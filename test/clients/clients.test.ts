@@ -139,6 +139,22 @@ describeEachStore('Clients (docs/rules.md §6 Clients)', (h) => {
     expect(await ok(as(h, ws).get('/api/clients'))).toEqual({});
   });
 
+  it('a deletion racing a project given the client: either the deletion wins (the project 422) or the project (the deletion 409)', async () => {
+    const ws = await h.workspace();
+    for (let i = 0; i < 5; i++) {
+      const client = await make.client(h, ws);
+      const project = await make.project(h, ws);
+      const [deleted, given] = await Promise.all([
+        as(h, ws).delete(`/api/clients/${client.id}`),
+        as(h, ws).put(`/api/projects/${project.id}`, { clientId: client.id }),
+      ]);
+      expect([[200, 422], [409, 200]]).toContainEqual([deleted.status, given.status]);
+      const stored = await ok(as(h, ws).get(`/api/projects/${project.id}`));
+      expect(stored.clientId).toBe(given.status === 200 ? client.id : null);
+      expect((await as(h, ws).get(`/api/clients/${client.id}`)).status).toBe(deleted.status === 200 ? 404 : 200);
+    }
+  });
+
   it('records client.created, client.updated and client.deleted in the change feed', async () => {
     const ws = await h.workspace();
     const start = await feedEnd(h, ws);
