@@ -2,6 +2,7 @@ import { accessArea } from './access/plugin.js';
 import { activitiesArea } from './activities/plugin.js';
 import type { Area } from './area.js';
 import { changesArea } from './changes/plugin.js';
+import { clientsArea } from './clients/plugin.js';
 import { billingArea } from './billing/plugin.js';
 import { geofencesArea } from './geofences/plugin.js';
 import { mailArea } from './mail/plugin.js';
@@ -16,4 +17,4 @@ import { webhooksArea } from './webhooks/plugin.js';
 import { workspaceArea } from './workspace/plugin.js';
 
 /** Every resource area of the API, in the order their routes are registered. */
-export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, tagsArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea, webhooksArea];
+export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, tagsArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea, webhooksArea, clientsArea];

@@ -77,6 +77,16 @@ export interface ScopedTable {
   userColumn?: string;
   /** None: the table's rows belong to no project, and no scope `member` or `administered` may reach them. */
   projectColumn?: string;
+  /**
+   * For rows that belong to a client and no project (a client, its events): `member` and
+   * `administered` reach them through the client's projects.
+   */
+  clientColumn?: string;
+}
+
+/** The ids of the clients of the memberships' projects, as a parenthesized subquery. */
+export function memberClients(memberships: Memberships): RawBuilder<string> {
+  return sql<string>`(select cp.client_id from projects cp where cp.client_id is not null and cp.id in ${memberProjects(memberships)})`;
 }
 
 function columnOf(column: string | undefined, scope: RecordScope): string {
@@ -86,7 +96,7 @@ function columnOf(column: string | undefined, scope: RecordScope): string {
 
 /**
  * The condition that keeps the rows of a table the reader may read: `own` by the row's user,
- * `member` and `administered` by its project, any of the scopes (`1 = 0` for none). Null: every row
+ * `member` and `administered` by its project (or its client's projects), any of the scopes (`1 = 0` for none). Null: every row
  * of the workspace (the statement still keeps to the workspace itself).
  */
 export function readableRows(scope: Extract<ReadableScope, { all: false }>, table: ScopedTable): RawBuilder<SqlBool>;
@@ -100,8 +110,11 @@ export function readableRows(scope: ReadableScope, table: ScopedTable): RawBuild
         return sql`${sql.ref(columnOf(table.userColumn, reach))} = ${scope.userId}`;
       case 'administered':
       case 'member': {
-        const projects = memberProjects({ organizationId, userId: scope.userId, administered: reach === 'administered' });
-        return sql`${sql.ref(columnOf(table.projectColumn, reach))} in ${projects}`;
+        const memberships = { organizationId, userId: scope.userId, administered: reach === 'administered' };
+        if (table.projectColumn === undefined && table.clientColumn !== undefined) {
+          return sql`${sql.ref(table.clientColumn)} in ${memberClients(memberships)}`;
+        }
+        return sql`${sql.ref(columnOf(table.projectColumn, reach))} in ${memberProjects(memberships)}`;
       }
       case 'all':
         return sql`1 = 1`;

@@ -1,3 +1,4 @@
+import type { ClientsTable } from './tables/clients.js';
 import type { ChangeEventsTable, ChangeFeedsTable } from './tables/changes.js';
 import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
 import type { GeofencesTable } from './tables/geofences.js';
@@ -53,4 +54,5 @@ export interface Database {
   sign_in_settings: SignInSettingsTable;
   oidc_states: OidcStatesTable;
   tags: TagsTable;
+  clients: ClientsTable;
 }

@@ -11,7 +11,7 @@ import type { Actor, Role, TokenKind } from './actor.js';
  * - `all`: every record of the workspace.
  * - `own`: records that belong to the actor (their activities, user, preferences, cost rates,
  *   reports, requests, API keys).
- * - `member`: projects the actor is an unarchived member of, and those projects' members.
+ * - `member`: projects the actor is an unarchived member of, and those projects' members and clients.
  * - `administered`: records of projects the actor administers (an unarchived member with the
  *   project role Administrator: a "project admin").
  */
@@ -92,6 +92,9 @@ const POLICY = {
   'changes:read': everyone,
   /** Webhooks: their URLs, secrets and deliveries (every event of the workspace leaves through them). */
   'webhooks:manage': admins,
+  /** Clients: a User reads the clients of the projects they are an unarchived member of (docs/rules.md §6 Clients). */
+  'clients:read': { Administrator: ['all'], User: ['member'] },
+  'clients:write': admins,
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
 
 export type Permission = keyof typeof POLICY;

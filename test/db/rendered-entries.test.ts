@@ -13,6 +13,8 @@ describe('renderedFieldsOf', () => {
       'archived:boolean',
       'billable:boolean',
       'avatar:nullable',
+      'clientId:nullable',
+      'color:text',
       'notes:optional',
     ]);
     expect(kinds(renderedFieldsOf(UserSchema, sameColumns(Object.keys(UserSchema.properties)) as never))).toEqual([

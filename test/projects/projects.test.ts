@@ -26,10 +26,19 @@ describeEachStore('Projects', (h) => {
       createdAt: '2020-01-01T00:00:00Z',
     });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'Apollo', archived: false, billable: true, avatar: null, notes: 'Moon' });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: 'Apollo',
+      archived: false,
+      billable: true,
+      avatar: null,
+      notes: 'Moon',
+      clientId: null,
+      color: '#ef4444',
+    });
     expect(res.body.id).not.toBe('chosen-by-client');
     const plain = await as(h, ws).post('/api/projects', { name: 'Plain' });
-    expect(plain.body).toEqual({ id: expect.any(String), name: 'Plain', archived: false, billable: false, avatar: null });
+    expect(plain.body).toEqual({ id: expect.any(String), name: 'Plain', archived: false, billable: false, avatar: null, clientId: null, color: '#f97316' });
   });
 
   it('makes the creating admin a member with role Administrator, assigned by themself', async () => {
@@ -133,7 +142,16 @@ describeEachStore('Projects', (h) => {
     const byAdmin = await t.ok(
       t.api().put(`/api/projects/${project.id}`, { name: ' New ', notes: 'N', billable: true, avatar: 'https://x.test/a.png' }),
     );
-    expect(byAdmin).toEqual({ id: project.id, name: 'New', archived: false, billable: true, avatar: 'https://x.test/a.png', notes: 'N' });
+    expect(byAdmin).toEqual({
+      id: project.id,
+      name: 'New',
+      archived: false,
+      billable: true,
+      avatar: 'https://x.test/a.png',
+      notes: 'N',
+      clientId: null,
+      color: project.color,
+    });
 
     const byLead = await t.ok(t.api(lead).put(`/api/projects/${project.id}`, { archived: true, avatar: null, id: 'x' }));
     expect(byLead).toEqual({ ...byAdmin, archived: true, avatar: null });

@@ -163,6 +163,12 @@ const TABLE: Row[] = [
   ['POST /webhooks/{webhookId}/ping',                                            401, 403, 403, 403, 200, 404, 401],
   ['GET /webhooks/{webhookId}/deliveries',                                       401, 403, 403, 403, 200, 404, 401],
   ['POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',               401, 403, 403, 403, 200, 404, 401],
+  // Clients (§6 Clients: admin writes; a User reads the clients of their projects, the world's project has the client)
+  ['GET /clients',                                                               401, 200, 200, 200, 200, 200, 401],
+  ['POST /clients',                                                              401, 403, 403, 403, 200, 200, 401],
+  ['GET /clients/{clientId}',                                                    401, 200, 404, 200, 200, 404, 401],
+  ['PUT /clients/{clientId}',                                                    401, 403, 403, 403, 200, 404, 401],
+  ['DELETE /clients/{clientId}',                                                 401, 403, 403, 403, 200, 404, 401],
 ];
 
 export interface MatrixRow {

@@ -89,13 +89,13 @@ describeEachStore('OpenAPI fuzzing', (h) => {
     const problem = (status: number) => ({ type: 'urn:x', title: 't', status, detail: 'd', code: 'c' });
     const checks = (status: number, contentType: string, body: unknown) =>
       oracle.checkResponse(op, { status, contentType, body, text: JSON.stringify(body) }).map((f) => f.check);
-    expect(checks(200, json, { id: 'p', name: 'n', archived: false, billable: true, avatar: null })).toEqual([]);
+    expect(checks(200, json, { id: 'p', name: 'n', archived: false, billable: true, avatar: null, clientId: null, color: '#ef4444' })).toEqual([]);
     expect(checks(404, 'application/problem+json', problem(404))).toEqual([]);
     expect(checks(500, 'application/problem+json', problem(500))).toEqual(['5xx', 'undocumented']);
     expect(checks(418, 'application/problem+json', problem(418))).toEqual(['undocumented']);
     expect(checks(404, json, problem(404))).toEqual(['schema']);
-    expect(checks(200, json, { id: 'p', name: 'n', archived: 'no', billable: true, avatar: null })).toEqual(['schema']);
-    expect(checks(200, json, { id: 'p', name: 'n', billable: true, avatar: null })).toEqual(['schema']);
+    expect(checks(200, json, { id: 'p', name: 'n', archived: 'no', billable: true, avatar: null, clientId: null, color: '#ef4444' })).toEqual(['schema']);
+    expect(checks(200, json, { id: 'p', name: 'n', billable: true, avatar: null, clientId: null, color: '#ef4444' })).toEqual(['schema']);
     expect(checks(404, 'application/problem+json', problem(400))).toEqual(['schema']);
   });
 });

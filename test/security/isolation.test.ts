@@ -44,6 +44,7 @@ function idOf(world: World, param: string, operation: string): string {
     webhookId: world.webhookId,
     deliveryId: world.webhookDeliveryId,
     requestId: world.requests[requestKindOf(operation)],
+    clientId: world.clientId,
   };
   if (ids[param] === undefined) throw new Error(`no id for {${param}} (${operation})`);
   return ids[param];

@@ -172,7 +172,7 @@ describeEachStore('Mass assignment', (h: Harness) => {
     const served = await servedOperations(h);
     const operations = new Set(served);
     const writes = served.filter((operation) => /^(POST|PUT) /.test(operation));
-    expect(writes.length).toBe(58);
+    expect(writes.length).toBe(60);
     const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
     const sentinels = ['forged', FORGED_TIME, '2001-02-03', victim.userId, other.ws.organizationId, other.projectId, other.memberId];
     const failures: string[] = [];

@@ -339,6 +339,13 @@ export const OPERATIONS: Record<string, Build> = {
   }),
   'GET /timesheets/locks': async () => ({ query: { year: '2020' } }),
   'POST /timesheets/reminder': async () => ({ body: { reason: 'security suite' } }),
+
+  /* Clients (a deleted one is fresh: the world's has a project) */
+  'GET /clients': async () => ({}),
+  'POST /clients': async () => ({ body: { name: `Client ${next()}`, notes: 'Billed monthly' } }),
+  'GET /clients/{clientId}': async (_h, w) => ({ params: { clientId: w.clientId } }),
+  'PUT /clients/{clientId}': async (_h, w) => ({ params: { clientId: w.clientId }, body: { notes: `Notes ${next()}` } }),
+  'DELETE /clients/{clientId}': async (h, w) => ({ params: { clientId: (await make.client(h, w.ws, { name: `Gone ${next()}` })).id } }),
 };
 
 /** Every operation of the served OpenAPI document, as `METHOD /path`. */

@@ -46,6 +46,8 @@ export interface World {
   subscriptionId: string;
   /** A second API key of the user, made with POST /api-keys. */
   apiKeyId: string;
+  /** The project's client. */
+  clientId: string;
   /** An invited user (with an invitation in the outbox). */
   invitedUserId: string;
   /** The session token redeemed from a resolved impersonation request (acts as admin, one hour). */
@@ -104,7 +106,8 @@ export async function seedWorld(h: Harness): Promise<World> {
   const asUser = as(h, ws, user);
   const n = next();
 
-  const project = await make.project(h, ws, { name: `Project ${n}`, billable: true });
+  const client = await make.client(h, ws, { name: `Client ${n}` });
+  const project = await make.project(h, ws, { name: `Project ${n}`, billable: true, clientId: client.id });
   const member = await make.member(h, ws, { project, user });
   const projectAdminMember = await make.member(h, ws, { project, user: projectAdmin, role: 'Administrator' });
   const activity = await make.activity(h, ws, {
@@ -209,6 +212,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     subscriptionId,
     apiKeyId: apiKey.id,
     invitedUserId: invited.id,
+    clientId: client.id,
     sessionToken: session.token,
     sessionId: (await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(session.token)).executeTakeFirstOrThrow()).id,
   };
@@ -238,6 +242,7 @@ export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
     world.subscriptionId,
     world.apiKeyId,
     world.invitedUserId,
+    world.clientId,
   ];
   return ids.filter((id): id is string => id !== undefined);
 }

@@ -4,7 +4,7 @@ import { fixedStatement } from '../../db/fixed-statement.js';
 import type { Database } from '../../db/schema.js';
 import { readableRows } from '../../db/record-scopes.js';
 import type { ReaderScope } from '../../domain/policy.js';
-import type { ChangeResource } from './rules.js';
+import { CLIENT_RESOURCES, type ChangeResource } from './rules.js';
 
 /** One event as the feed and the webhooks see it: `data` is the JSON text stored with it. */
 export interface StoredChange {
@@ -23,6 +23,7 @@ export interface ChangeRow {
   resource: ChangeResource;
   subjectUserId: string | null;
   projectId: string | null;
+  clientId: string | null;
   actorId: string | null;
   data: string;
   createdAt: string;
@@ -38,16 +39,16 @@ const takePositionSqlite = fixedStatement<{ position: number }>(
     'on conflict (organization_id) do update set position = position + 1 returning position',
 );
 const insertSqlite = fixedStatement(
-  'insert into change_events (id, organization_id, position, type, resource, subject_user_id, project_id, actor_id, data, created_at) ' +
-    'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  'insert into change_events (id, organization_id, position, type, resource, subject_user_id, project_id, client_id, actor_id, data, created_at) ' +
+    'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
 const insertPostgres = fixedStatement(
-  'insert into change_events (id, organization_id, type, resource, subject_user_id, project_id, actor_id, data, created_at) ' +
-    'values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  'insert into change_events (id, organization_id, type, resource, subject_user_id, project_id, client_id, actor_id, data, created_at) ' +
+    'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
 
 export async function insertChange(trx: Trx, row: ChangeRow): Promise<void> {
-  const tail = [row.type, row.resource, row.subjectUserId, row.projectId, row.actorId, row.data, row.createdAt];
+  const tail = [row.type, row.resource, row.subjectUserId, row.projectId, row.clientId, row.actorId, row.data, row.createdAt];
   if (dialectOf(trx) === 'postgres') {
     await insertPostgres(trx, [row.id, row.organizationId, ...tail]);
     return;
@@ -77,15 +78,16 @@ type Eb = ExpressionBuilder<Database, 'change_events'>;
 
 /**
  * The events the reader sees: per kind of record, those its scope reaches (db/record-scopes.ts) by
- * the event's subject user and project. A kind the reader reaches in no scope adds no condition.
+ * the event's subject user and project (a client's events: by its client). A kind the reader reaches in no scope adds no condition.
  */
 function readableBy(eb: Eb, organizationId: string, reader: Extract<ChangeReader, { all: false }>): Expression<SqlBool> {
   const table = { organizationId, userColumn: 'change_events.subject_user_id', projectColumn: 'change_events.project_id' };
+  const clientTable = { organizationId, clientColumn: 'change_events.client_id' };
   const byResource: Expression<SqlBool>[] = [];
   for (const { resource, scope } of reader.scopes) {
     const ofResource = eb('change_events.resource', '=', resource);
     if (scope.all) byResource.push(ofResource);
-    else if (scope.scopes.length > 0) byResource.push(eb.and([ofResource, readableRows(scope, table)]));
+    else if (scope.scopes.length > 0) byResource.push(eb.and([ofResource, readableRows(scope, CLIENT_RESOURCES.has(resource) ? clientTable : table)]));
   }
   return byResource.length > 0 ? eb.or(byResource) : sql<SqlBool>`1 = 0`;
 }

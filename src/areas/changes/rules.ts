@@ -15,6 +15,7 @@ export const RESOURCE_PERMISSION = {
   request: 'requests:read',
   timesheet_lock: 'timesheets:manage',
   tag: 'tags:read',
+  client: 'clients:read',
 } as const satisfies Record<string, Permission>;
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
@@ -57,6 +58,9 @@ export const CHANGE_TYPES = {
   'tag.created': 'tag',
   'tag.updated': 'tag',
   'tag.deleted': 'tag',
+  'client.created': 'client',
+  'client.updated': 'client',
+  'client.deleted': 'client',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
@@ -75,7 +79,11 @@ export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
   request: 'WorkflowRequestDetail',
   timesheet_lock: 'TimesheetLock',
   tag: 'Tag',
+  client: 'Client',
 };
+
+/** The kinds of record that belong to a client and no project: a User reads their events through the client's projects. */
+export const CLIENT_RESOURCES: ReadonlySet<ChangeResource> = new Set<ChangeResource>(['client']);
 
 /**
  * A cursor is the position of the last event a reader has seen, as decimal text: positions are

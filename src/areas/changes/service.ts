@@ -43,17 +43,19 @@ export interface ChangeEvent {
 type Fields = Record<string, unknown>;
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-/** The user and project a record belongs to, which decide who reads its events as a User. */
-function subjectsOf(resource: ChangeResource, record: Fields): { subjectUserId: string | null; projectId: string | null } {
+/** The user, project or client a record belongs to, which decide who reads its events as a User. */
+function subjectsOf(resource: ChangeResource, record: Fields): { subjectUserId: string | null; projectId: string | null; clientId: string | null } {
   switch (resource) {
     case 'project':
-      return { subjectUserId: null, projectId: text(record.id) };
+      return { subjectUserId: null, projectId: text(record.id), clientId: null };
     case 'user':
-      return { subjectUserId: text(record.id), projectId: null };
+      return { subjectUserId: text(record.id), projectId: null, clientId: null };
     case 'request':
-      return { subjectUserId: text(record.createdBy), projectId: null };
+      return { subjectUserId: text(record.createdBy), projectId: null, clientId: null };
+    case 'client':
+      return { subjectUserId: null, projectId: null, clientId: text(record.id) };
     default:
-      return { subjectUserId: text(record.userId), projectId: text(record.projectId) };
+      return { subjectUserId: text(record.userId), projectId: text(record.projectId), clientId: null };
   }
 }
 

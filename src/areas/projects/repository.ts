@@ -103,6 +103,8 @@ const PROJECT_FIELDS = renderedFieldsOf(Project, {
   archived: 'projects.archived',
   billable: 'projects.billable',
   avatar: 'projects.avatar',
+  clientId: 'projects.client_id',
+  color: 'projects.color',
   notes: 'projects.notes',
 });
 
@@ -159,6 +161,18 @@ export interface ProjectValues {
   billable: boolean;
   avatar: string | null;
   notes: string | null;
+  clientId: string | null;
+  color: string;
+}
+
+/** How many projects the workspace has (the default color of a new one follows it). */
+export async function countProjects(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** Stores a new project; answers its id. */
@@ -175,6 +189,8 @@ export async function insertProject(db: Db, organizationId: string, values: Proj
       billable: toDbBool(values.billable),
       avatar: values.avatar,
       notes: values.notes,
+      client_id: values.clientId,
+      color: values.color,
       created_at: now,
       updated_at: now,
     })
@@ -195,6 +211,8 @@ export async function updateProject(db: Db, organizationId: string, projectId: s
   if (changes.billable !== undefined) set.billable = toDbBool(changes.billable);
   if (changes.archived !== undefined) set.archived = toDbBool(changes.archived);
   if (changes.avatar !== undefined) set.avatar = changes.avatar;
+  if (changes.clientId !== undefined) set.client_id = changes.clientId;
+  if (changes.color !== undefined) set.color = changes.color;
   await db
     .updateTable('projects')
     .set({ ...set, updated_at: nowIso() })
@@ -355,6 +373,8 @@ function toProject(row: ProjectRow): Project {
     archived: fromDbBool(row.archived),
     billable: fromDbBool(row.billable),
     avatar: row.avatar,
+    clientId: row.client_id,
+    color: row.color,
   };
   if (row.notes !== null) project.notes = row.notes;
   return project;

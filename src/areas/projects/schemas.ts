@@ -3,6 +3,14 @@ import { Id, IdMap, Name, Notes, Nullable, StringEnum } from '../../route-kit/sc
 import { ROLES } from '../../domain/actor.js';
 
 const Avatar = Type.String({ maxLength: 2048, description: 'Image URL (or other image reference), up to 2,048 characters' });
+const ClientRef = Nullable(
+  Type.String({ maxLength: 64, description: 'An unarchived client of this workspace (422 otherwise), or null for none' }),
+);
+const Color = Type.String({
+  pattern: '^#[0-9a-f]{6}$',
+  maxLength: 7,
+  description: 'Lowercase `#rrggbb` (anything else is 422). Left out on creation: the next color of the palette (see createProject)',
+});
 
 export const Project = Type.Object(
   {
@@ -11,6 +19,8 @@ export const Project = Type.Object(
     archived: Type.Boolean(),
     billable: Type.Boolean({ description: 'The default `billable` of new activities on the project' }),
     avatar: Nullable(Avatar),
+    clientId: Nullable(Type.String({ description: 'The project\'s client; always present, null when none' })),
+    color: Type.String({ description: 'Lowercase `#rrggbb`; always present' }),
     notes: Type.Optional(Type.String()),
   },
   { $id: 'Project', title: 'Project' },
@@ -28,6 +38,8 @@ export const ProjectCreate = Type.Object(
     billable: Type.Optional(Type.Boolean({ description: 'Default false' })),
     notes: Type.Optional(Notes),
     avatar: Type.Optional(Nullable(Avatar)),
+    clientId: Type.Optional(ClientRef),
+    color: Type.Optional(Color),
   },
   { description: 'Names are unique per workspace, compared case-insensitively after trimming (409).' },
 );
@@ -40,8 +52,10 @@ export const ProjectUpdate = Type.Object(
     billable: Type.Optional(Type.Boolean()),
     archived: Type.Optional(Type.Boolean({ description: 'An archived project takes no new activities' })),
     avatar: Type.Optional(Nullable(Avatar)),
+    clientId: Type.Optional(ClientRef),
+    color: Type.Optional(Color),
   },
-  { description: 'Any subset of the fields. Unknown and server-owned fields are ignored.' },
+  { description: 'Any subset of the fields. Unknown and server-owned fields are ignored. null for clientId unsets the client.' },
 );
 export type ProjectUpdate = Static<typeof ProjectUpdate>;
 

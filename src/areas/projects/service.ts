@@ -7,7 +7,9 @@ import { permits, readerScope, type Permission } from '../../domain/policy.js';
 import { PROJECT_ADMIN_ROLE } from '../../lib/project-roles.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
+import { assertClientForProject } from '../clients/index.js';
 import {
+  countProjects,
   deleteProject,
   selectMember,
   findProject,
@@ -21,7 +23,7 @@ import {
   type ProjectChanges,
   type ProjectForBooking,
 } from './repository.js';
-import { trimmedName } from './rules.js';
+import { defaultProjectColor, trimmedName } from './rules.js';
 import type { Project, ProjectCreate, ProjectUpdate } from './schemas.js';
 
 export type { ProjectForBooking } from './repository.js';
@@ -90,18 +92,24 @@ export async function project(db: Db, actor: Actor, projectId: string): Promise<
   return (await readableProject(db, actor, projectId)).project;
 }
 
-/** A new project, with its creator as its first member (role Administrator), in one transaction. */
+/**
+ * A new project, with its creator as its first member (role Administrator), in one transaction.
+ * Without a color it takes the palette's by the number of projects the workspace has (docs/rules.md §6 Projects).
+ */
 export async function createProject(db: Db, actor: Actor, body: ProjectCreate): Promise<Project> {
   const name = trimmedName(body.name);
   const now = nowIso();
   const { organizationId, userId } = actor;
+  const clientId = body.clientId ?? null;
   return withConstraintProblems(
     () =>
       db.transaction().execute(async (trx) => {
+        if (clientId !== null) await assertClientForProject(trx, organizationId, clientId);
+        const color = body.color ?? defaultProjectColor(await countProjects(trx, organizationId));
         const projectId = await insertProject(
           trx,
           organizationId,
-          { name, billable: body.billable ?? false, avatar: body.avatar ?? null, notes: body.notes ?? null },
+          { name, billable: body.billable ?? false, avatar: body.avatar ?? null, notes: body.notes ?? null, clientId, color },
           now,
         );
         const memberId = await insertMember(trx, { organizationId, projectId, userId, role: PROJECT_ADMIN_ROLE, assignedBy: userId }, now);
@@ -122,7 +130,11 @@ function projectChangeType(before: Project, changes: ProjectChanges): ChangeType
   return changes.archived ? 'project.archived' : 'project.unarchived';
 }
 
-/** A partial update by an administrator or the project's admin; renaming onto another project's name is 409. */
+/**
+ * A partial update by an administrator or the project's admin; renaming onto another project's name
+ * is 409. A clientId other than the project's own must name an unarchived client of the workspace
+ * (docs/rules.md §6 Projects): an archived client the project already has stays through later writes.
+ */
 export async function changeProject(db: Db, actor: Actor, projectId: string, body: ProjectUpdate): Promise<Project> {
   const found = await administeredProject(db, actor, projectId, 'projects:update');
   const changes: ProjectChanges = {};
@@ -131,10 +143,14 @@ export async function changeProject(db: Db, actor: Actor, projectId: string, bod
   if (body.billable !== undefined) changes.billable = body.billable;
   if (body.archived !== undefined) changes.archived = body.archived;
   if (body.avatar !== undefined) changes.avatar = body.avatar;
+  if (body.clientId !== undefined) changes.clientId = body.clientId;
+  if (body.color !== undefined) changes.color = body.color;
   const { organizationId } = actor;
+  const newClientId = changes.clientId != null && changes.clientId !== found.clientId ? changes.clientId : null;
   return withConstraintProblems(
     () =>
       db.transaction().execute(async (trx) => {
+        if (newClientId !== null) await assertClientForProject(trx, organizationId, newClientId);
         await updateProject(trx, organizationId, found.id, changes);
         const updated = await findProject(trx, organizationId, found.id);
         if (!updated) throw notFound('project');

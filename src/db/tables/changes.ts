@@ -21,6 +21,8 @@ export interface ChangeEventsTable {
   /** The project the record belongs to (a project's own id for a project). */
   project_id: string | null;
   actor_id: string | null;
+  /** The client a client event is about (migration 0016): a User reads it when a project of theirs has it. */
+  client_id: string | null;
   /** JSON: the record after the change, as the API renders it; `{id}` for a deletion. */
   data: string;
   created_at: string;

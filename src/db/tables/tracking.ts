@@ -12,6 +12,10 @@ export interface ProjectsTable {
   notes: string | null;
   created_at: string;
   updated_at: string;
+  /** The project's client (migration 0016): a client with projects cannot be deleted. */
+  client_id: string | null;
+  /** Lowercase `#rrggbb` (migration 0016). */
+  color: string;
 }
 
 export interface ProjectMembersTable {

@@ -1,0 +1,1 @@
+export { assertClientForProject } from './service.js';
