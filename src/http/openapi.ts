@@ -54,6 +54,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'step of a sign-in, the workspace\'s sign-in settings, and single sign-on with OpenID Connect.',
   'API keys': 'The caller\'s own API keys (`ttk_…`): list, create (the secret is shown once) and revoke.',
   Users: 'The people of the workspace: invitations, roles, archiving, each user\'s preferences and cost rates.',
+  Clients: 'The clients the workspace bills: administrators write them; a User reads the clients of their projects.',
   Projects: 'The projects of the workspace.',
   'Project members': 'Who belongs to a project, and who administers it (project admins).',
   Activities: 'Time entries: finished activities and running timers (pending), alone and listed.',
