@@ -15,6 +15,7 @@ import type {
   RevenueRatesTable,
 } from './tables/tracking.js';
 import type { TagsTable } from './tables/tags.js';
+import type { TasksTable } from './tables/tasks.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
 import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
 
@@ -55,4 +56,5 @@ export interface Database {
   oidc_states: OidcStatesTable;
   tags: TagsTable;
   clients: ClientsTable;
+  tasks: TasksTable;
 }
