@@ -11,10 +11,11 @@ import { ratesArea } from './rates/plugin.js';
 import { reportsArea } from './reports/plugin.js';
 import { requestsArea } from './requests/plugin.js';
 import { tagsArea } from './tags/plugin.js';
+import { tasksArea } from './tasks/plugin.js';
 import { timesheetsArea } from './timesheets/plugin.js';
 import { usersArea } from './users/plugin.js';
 import { webhooksArea } from './webhooks/plugin.js';
 import { workspaceArea } from './workspace/plugin.js';
 
 /** Every resource area of the API, in the order their routes are registered. */
-export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, tagsArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea, webhooksArea, clientsArea];
+export const areas: Area[] = [accessArea, workspaceArea, projectsArea, activitiesArea, ratesArea, billingArea, geofencesArea, tagsArea, usersArea, reportsArea, requestsArea, timesheetsArea, mailArea, changesArea, webhooksArea, clientsArea, tasksArea];

@@ -95,6 +95,9 @@ const POLICY = {
   /** Clients: a User reads the clients of the projects they are an unarchived member of (docs/rules.md §6 Clients). */
   'clients:read': { Administrator: ['all'], User: ['member'] },
   'clients:write': admins,
+  /** Tasks of a project (docs/rules.md §6 Tasks): read as the project is; written by administrators and the project's admins. */
+  'tasks:read': { Administrator: ['all'], User: ['member'] },
+  'tasks:write': { Administrator: ['all'], User: ['administered'] },
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
 
 export type Permission = keyof typeof POLICY;

@@ -57,6 +57,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Clients: 'The clients the workspace bills: administrators write them; a User reads the clients of their projects.',
   Projects: 'The projects of the workspace.',
   'Project members': 'Who belongs to a project, and who administers it (project admins).',
+  Tasks: 'The tasks of a project: read by whoever reads the project, written by administrators and the project\'s admins.',
   Activities: 'Time entries: finished activities and running timers (pending), alone and listed.',
   'Revenue rates': 'What an hour of a project member is billed at, from a start to an optional end.',
   Billing: 'The workspace\'s subscriptions, checkout links, billing transactions and app-store receipts.',

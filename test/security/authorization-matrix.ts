@@ -169,6 +169,12 @@ const TABLE: Row[] = [
   ['GET /clients/{clientId}',                                                    401, 200, 404, 200, 200, 404, 401],
   ['PUT /clients/{clientId}',                                                    401, 403, 403, 403, 200, 404, 401],
   ['DELETE /clients/{clientId}',                                                 401, 403, 403, 403, 200, 404, 401],
+  // Tasks (§6 Tasks: read as the project is; written by administrators and the project's admins)
+  ['GET /projects/{projectId}/tasks',                                            401, 200, 404, 200, 200, 404, 401],
+  ['POST /projects/{projectId}/tasks',                                           401, 403, 404, 200, 200, 404, 401],
+  ['GET /projects/{projectId}/tasks/{taskId}',                                   401, 200, 404, 200, 200, 404, 401],
+  ['PUT /projects/{projectId}/tasks/{taskId}',                                   401, 403, 404, 200, 200, 404, 401],
+  ['DELETE /projects/{projectId}/tasks/{taskId}',                                401, 403, 404, 200, 200, 404, 401],
 ];
 
 export interface MatrixRow {

@@ -45,6 +45,7 @@ function idOf(world: World, param: string, operation: string): string {
     deliveryId: world.webhookDeliveryId,
     requestId: world.requests[requestKindOf(operation)],
     clientId: world.clientId,
+    taskId: world.taskId,
   };
   if (ids[param] === undefined) throw new Error(`no id for {${param}} (${operation})`);
   return ids[param];

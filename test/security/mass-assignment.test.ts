@@ -132,6 +132,8 @@ const CHECKS: Record<string, (c: Context) => Promise<void> | void> = {
   'PUT /requests/{requestId}/timesheets/unlock': RESOLVED_BY_CALLER,
   'PUT /requests/{requestId}/timesheets/approvals': RESOLVED_BY_CALLER,
   'POST /tags': (c) => expect(c.res.body.archived).toBe(false),
+  'POST /projects/{projectId}/tasks': (c) => expect(c.res.body).toMatchObject({ archived: false, projectId: c.world.projectId }),
+  'PUT /projects/{projectId}/tasks/{taskId}': (c) => expect(c.res.body.projectId).toBe(c.world.projectId),
   'POST /organization/rename': (c) => expect(c.changed.organizations.map((row) => row.id)).toEqual([c.world.ws.organizationId]),
 };
 
@@ -172,7 +174,7 @@ describeEachStore('Mass assignment', (h: Harness) => {
     const served = await servedOperations(h);
     const operations = new Set(served);
     const writes = served.filter((operation) => /^(POST|PUT) /.test(operation));
-    expect(writes.length).toBe(60);
+    expect(writes.length).toBe(62);
     const doc = (await h.call('GET', '/api/openapi.json', { host: 'localhost' })).body;
     const sentinels = ['forged', FORGED_TIME, '2001-02-03', victim.userId, other.ws.organizationId, other.projectId, other.memberId];
     const failures: string[] = [];

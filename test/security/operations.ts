@@ -346,6 +346,15 @@ export const OPERATIONS: Record<string, Build> = {
   'GET /clients/{clientId}': async (_h, w) => ({ params: { clientId: w.clientId } }),
   'PUT /clients/{clientId}': async (_h, w) => ({ params: { clientId: w.clientId }, body: { notes: `Notes ${next()}` } }),
   'DELETE /clients/{clientId}': async (h, w) => ({ params: { clientId: (await make.client(h, w.ws, { name: `Gone ${next()}` })).id } }),
+
+  /* Tasks of the world's project (a deleted one is fresh) */
+  'GET /projects/{projectId}/tasks': async (_h, w) => ({ params: project(w) }),
+  'POST /projects/{projectId}/tasks': async (_h, w) => ({ params: project(w), body: { name: `Task ${next()}`, billable: true } }),
+  'GET /projects/{projectId}/tasks/{taskId}': async (_h, w) => ({ params: { ...project(w), taskId: w.taskId } }),
+  'PUT /projects/{projectId}/tasks/{taskId}': async (_h, w) => ({ params: { ...project(w), taskId: w.taskId }, body: { name: `Task ${next()}` } }),
+  'DELETE /projects/{projectId}/tasks/{taskId}': async (h, w) => ({
+    params: { ...project(w), taskId: (await make.task(h, w.ws, { project: w.projectId, name: `Gone ${next()}` })).id },
+  }),
 };
 
 /** Every operation of the served OpenAPI document, as `METHOD /path`. */

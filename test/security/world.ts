@@ -48,6 +48,8 @@ export interface World {
   apiKeyId: string;
   /** The project's client. */
   clientId: string;
+  /** A task of the project, made by the admin. */
+  taskId: string;
   /** An invited user (with an invitation in the outbox). */
   invitedUserId: string;
   /** The session token redeemed from a resolved impersonation request (acts as admin, one hour). */
@@ -166,6 +168,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     asAdmin.post('/api/geofences', { latitude: 52.5, longitude: 13.4, radius: 150, name: 'Office', projectId: project.id }),
   );
   const tag = await ok(asUser.post('/api/tags', { name: `Tag ${n}` }));
+  const task = await make.task(h, ws, { project, name: `Task ${n}` });
   const webhook = await ok(asAdmin.post('/api/webhooks', { url: `https://hooks.example.com/${ws.domain}`, events: ['*'] }));
   const [webhookDelivery] = await ok(asAdmin.get(`/api/webhooks/${webhook.id}/deliveries`));
   // One attempt of the ping, refused before any connection: the host resolves to a private address.
@@ -213,6 +216,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     apiKeyId: apiKey.id,
     invitedUserId: invited.id,
     clientId: client.id,
+    taskId: task.id,
     sessionToken: session.token,
     sessionId: (await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(session.token)).executeTakeFirstOrThrow()).id,
   };
@@ -243,6 +247,7 @@ export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
     world.apiKeyId,
     world.invitedUserId,
     world.clientId,
+    world.taskId,
   ];
   return ids.filter((id): id is string => id !== undefined);
 }

@@ -16,6 +16,7 @@ export const RESOURCE_PERMISSION = {
   timesheet_lock: 'timesheets:manage',
   tag: 'tags:read',
   client: 'clients:read',
+  task: 'tasks:read',
 } as const satisfies Record<string, Permission>;
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
@@ -61,6 +62,9 @@ export const CHANGE_TYPES = {
   'client.created': 'client',
   'client.updated': 'client',
   'client.deleted': 'client',
+  'task.created': 'task',
+  'task.updated': 'task',
+  'task.deleted': 'task',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
@@ -80,6 +84,7 @@ export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
   timesheet_lock: 'TimesheetLock',
   tag: 'Tag',
   client: 'Client',
+  task: 'Task',
 };
 
 /** The kinds of record that belong to a client and no project: a User reads their events through the client's projects. */

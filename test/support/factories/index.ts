@@ -4,6 +4,7 @@ import { history } from './history.js';
 import { session, user, workspace } from './people.js';
 import { activity, costRate, lock, member, project, report, revenueRate, timer } from './records.js';
 import { request } from './requests.js';
+import { task } from './tasks.js';
 import { noTwoFactor, signInChallenge, signInLink, twoFactor } from './two-factor.js';
 
 /**
@@ -17,6 +18,7 @@ import { noTwoFactor, signInChallenge, signInLink, twoFactor } from './two-facto
  *   await make.history(h, ws, user, { count: 50_000, from: '2020-01-01T00:00:00Z', everyMs: 3_600_000, lastingMs: 1_800_000 });
  *   await make.request(h, ws, { kind: 'timesheetUnlock', by: user, year: 2026, week: 10 });
  *   const client = await make.client(h, ws, { archived: true });
+ *   const task = await make.task(h, ws, { project, billable: true, archived: true });
  *
  * Records a client can make are made through the HTTP API (records.ts, requests.ts), as the
  * workspace's admin unless `by` (or `owner`) says otherwise, and must answer 200; the others with
@@ -44,6 +46,7 @@ export const make = {
   signInChallenge,
   signInLink,
   client,
+  task,
 };
 
 export { unique, type HasApp } from './people.js';
