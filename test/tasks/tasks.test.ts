@@ -183,6 +183,20 @@ describeEachStore('Tasks (docs/rules.md §6 Tasks)', (h) => {
     expect(await h.app.db.selectFrom('tasks').select('id').where('id', '=', task.id).execute()).toEqual([]);
   });
 
+  it('a creation racing its project\'s deletion ends as a 404 or a task gone with the project, never a 500', async () => {
+    const ws = await h.workspace();
+    for (let i = 0; i < 5; i++) {
+      const project = await make.project(h, ws);
+      const [created, deleted] = await Promise.all([
+        as(h, ws).post(tasksOf(project.id), { name: 'Late' }),
+        as(h, ws).delete(`/api/projects/${project.id}`),
+      ]);
+      expect(deleted.status).toBe(200);
+      expect([200, 404]).toContain(created.status);
+      expect(await h.app.db.selectFrom('tasks').select('id').where('project_id', '=', project.id).execute()).toEqual([]);
+    }
+  });
+
   it('records task.created, task.updated and task.deleted in the change feed; a refused write leaves no event', async () => {
     const ws = await h.workspace();
     const project = await make.project(h, ws);
