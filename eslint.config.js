@@ -65,6 +65,20 @@ export default tseslint.config(
       ],
     },
   })),
+  // Inside an area, a folder of one job reaches another job's folder through its services, never its
+  // repository (docs/architecture.md "access/ by job"), as areas reach each other through their faces.
+  {
+    files: ['src/areas/*/*/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].map((node) => ({
+          selector: `${node}[source.value=/^(\\.\\.\\/)+[a-z-]+\\/(.+\\/)?[a-z-]*repository\\.js$/]`,
+          message: "Reach another job's folder through its service, never its repository (docs/architecture.md, access/ by job).",
+        })),
+      ],
+    },
+  },
   {
     files: [`src/areas/*/${'*/'.repeat(AREA_DEPTHS.length)}**/*.ts`],
     rules: {

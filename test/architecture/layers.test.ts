@@ -60,6 +60,15 @@ describe('the import layers', () => {
     expect(problems).toEqual([]);
   });
 
+  it("lint refuses a job's folder of an area reaching into another job's repository, and accepts its service", async () => {
+    const repository = "import { insertSession } from '../../sessions/session-repository.js';\nexport const x = insertSession;\n";
+    const service = "import { beginSession } from '../../sessions/session-service.js';\nexport const x = beginSession;\n";
+    expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', repository)).toContain('no-restricted-syntax');
+    expect(await problemsOf('src/areas/access/support/extra.ts', "import { insertOneTimeToken } from '../sign-in/link/one-time-token-repository.js';\nexport const x = insertOneTimeToken;\n")).toContain('no-restricted-syntax');
+    expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', service)).toEqual([]);
+    expect(await problemsOf('src/areas/access/sign-in/two-factor/extra.ts', "import { findSignInSettings } from '../sign-in-settings-repository.js';\nexport const x = findSignInSettings;\n")).toEqual([]);
+  });
+
   it('lint refuses SQL in a service, a rule or a route of an area, and accepts it in a repository', async () => {
     const builds = "import type { Db } from '../../db/database.js';\nexport const x = (db: Db) => db.selectFrom('geofences').selectAll().execute();\n";
     const tagged = "import { sql } from 'kysely';\nexport const x = sql`select 1`;\n";

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.js';
 import type { Actor, Role, Workspace } from '../../../domain/actor.js';
-import { findOrCreateAccount } from './account-repository.js';
+import { findActiveUserByEmail, findOrCreateAccount, workspacesOfEmail } from './account-repository.js';
 
 /** Who is calling (GET /auth): the workspace's domain, the caller's email, the bearer token in use, and the caller's user id and role here. */
 export function authSnapshot(
@@ -17,4 +17,14 @@ export function authSnapshot(
  */
 export function accountOfEmail(db: Db, email: string): Promise<string> {
   return findOrCreateAccount(db, email);
+}
+
+/** The unarchived user of an email in a workspace, with the account's password digest: who a link or a password may sign in there. */
+export function activeUserOfEmail(db: Db, organizationId: string, email: string): ReturnType<typeof findActiveUserByEmail> {
+  return findActiveUserByEmail(db, organizationId, email);
+}
+
+/** The workspaces where an email has an unarchived user, oldest first (the list a person asks to be mailed). */
+export function workspacesOfAccountEmail(db: Db, email: string): Promise<{ domain: string; name: string }[]> {
+  return workspacesOfEmail(db, email);
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../../db/database.js';
 import { newId } from '../../../lib/ids.js';
 import { nowIso } from '../../../lib/time.js';
 import { displayPrefix, hashToken } from '../../../lib/tokens.js';
-import { holderOf, userColumns, type TokenHolder } from '../accounts/token-holder.js';
+import { holderOf, userColumns, type TokenHolder } from '../token-holder.js';
 
 /** Who an API key stands for, and which key it is. */
 export type ApiKeyHolder = TokenHolder & { apiKeyId: string; lastUsedAt: string | null };

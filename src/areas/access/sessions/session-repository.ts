@@ -3,10 +3,9 @@ import { fromDbBool } from '../../../db/values.js';
 import { newId } from '../../../lib/ids.js';
 import { nowIso } from '../../../lib/time.js';
 import { hashToken } from '../../../lib/tokens.js';
-import { holderOf, userColumns, type TokenHolder } from '../accounts/token-holder.js';
+import { holderOf, userColumns, type TokenHolder } from '../token-holder.js';
+import type { SignInMethod } from './session-rules.js';
 
-/** How a session began (sessions.method): shown in the list of sessions, and asked by rules that trust a fresh link. */
-export type SignInMethod = 'support' | 'link' | 'invitation' | 'password-reset' | 'password' | 'oidc';
 
 /** Who a session stands for, and which session it is. */
 export type SessionHolder = TokenHolder & { sessionId: string; lastUsedAt: string };

@@ -3,7 +3,18 @@ import type { Db } from '../../../db/database.js';
 import type { Actor } from '../../../domain/actor.js';
 import { notFound } from '../../../domain/errors.js';
 import { nowIso } from '../../../lib/time.js';
-import { deleteSession, findUserBySession, listSessions, touchSession, type SessionHolder, type SessionRecord } from './session-repository.js';
+import {
+  deleteOtherSessions,
+  deleteSession,
+  findUserBySession,
+  insertSession,
+  listSessions,
+  sessionOrigin,
+  touchSession,
+  type SessionHolder,
+  type SessionRecord,
+} from './session-repository.js';
+import type { SignInMethod } from './session-rules.js';
 
 const idleSince = (config: Config, now: string) => new Date(Date.parse(now) - config.sessionIdleSeconds * 1000).toISOString();
 
@@ -36,4 +47,19 @@ export function holderOfSession(db: Db, organizationId: string, tokenHash: strin
 /** Records that a session was used: the idle timeout counts from here (kept to the minute by the caller). */
 export function noteSessionUse(db: Db, sessionId: string, at: string): Promise<void> {
   return touchSession(db, sessionId, at);
+}
+
+/** Stores a new session of the token (by its digest) and answers its id: the end of every sign-in (sign-in/sign-in-flow.ts). */
+export function beginSession(db: Db, session: Parameters<typeof insertSession>[1]): Promise<string> {
+  return insertSession(db, session);
+}
+
+/** Ends every session of the account but the one kept (a changed password signs the others out). */
+export function endOtherSessions(db: Db, accountId: string, keepSessionId: string | undefined): Promise<void> {
+  return deleteOtherSessions(db, accountId, keepSessionId);
+}
+
+/** How and when a session began. */
+export function originOfSession(db: Db, sessionId: string): Promise<{ method: SignInMethod; createdAt: string } | undefined> {
+  return sessionOrigin(db, sessionId);
 }

@@ -3,7 +3,8 @@ import type { Db, Trx } from '../../../db/database.js';
 import type { Workspace } from '../../../domain/actor.js';
 import { addHours, addMinutes, nowIso } from '../../../lib/time.js';
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../../lib/tokens.js';
-import { insertSession, type SignInMethod } from '../sessions/session-repository.js';
+import { beginSession } from '../sessions/session-service.js';
+import type { SignInMethod } from '../sessions/session-rules.js';
 import { findTwoFactor, insertChallenge } from './two-factor/two-factor-repository.js';
 import { CHALLENGE_TTL_MINUTES } from './two-factor/two-factor-rules.js';
 
@@ -94,7 +95,7 @@ const USER_AGENT_CHARACTERS = 300;
 async function startSession(trx: Trx, config: Config, signIn: SignIn, context: SignInContext): Promise<SignedIn> {
   const token = newToken(SESSION_TOKEN_PREFIX);
   const expiresAt = addHours(nowIso(), signIn.ttlHours ?? config.sessionTtlSeconds / 3600);
-  const sessionId = await insertSession(trx, {
+  const sessionId = await beginSession(trx, {
     accountId: signIn.accountId,
     token,
     expiresAt,

@@ -3,9 +3,8 @@ import { supportAddress, workspaceUrl } from '../../../config.js';
 import type { Trx } from '../../../db/database.js';
 import type { Actor, Workspace } from '../../../domain/actor.js';
 import { addHours } from '../../../lib/time.js';
-import { newToken, ONE_TIME_TOKEN_PREFIX } from '../../../lib/tokens.js';
 import { enqueueMessage } from '../../mail/index.js';
-import { insertOneTimeToken } from '../sign-in/link/one-time-token-repository.js';
+import { storeOneTimeToken } from '../sign-in/link/link-service.js';
 
 /** A one-time support sign-in link, and the session it yields, last this long. */
 export const SUPPORT_SIGN_IN_TTL_HOURS = 1;
@@ -21,9 +20,8 @@ export async function issueSupportSignIn(
   issue: { config: Config; workspace: Workspace; resolver: Actor; reason: string | undefined; now: string },
 ): Promise<void> {
   const { config, workspace, resolver, reason, now } = issue;
-  const token = newToken(ONE_TIME_TOKEN_PREFIX);
   const expiresAt = addHours(now, SUPPORT_SIGN_IN_TTL_HOURS);
-  await insertOneTimeToken(trx, { organizationId: workspace.id, userId: resolver.userId, token, expiresAt, purpose: 'support' });
+  const token = await storeOneTimeToken(trx, { organizationId: workspace.id, userId: resolver.userId, expiresAt, purpose: 'support' });
   const base = workspaceUrl(config, workspace.domain);
   await enqueueMessage(trx, {
     organizationId: workspace.id,

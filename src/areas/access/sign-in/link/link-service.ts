@@ -9,7 +9,7 @@ import { LINK_MAILS_PER_ADDRESS_HOUR } from './link-rules.js';
 import { hashToken, newToken, ONE_TIME_TOKEN_PREFIX } from '../../../../lib/tokens.js';
 import { countRecentServiceMessages, enqueueMessage } from '../../../mail/index.js';
 import { countUnusedLinks, insertOneTimeToken, type OneTimePurpose } from './one-time-token-repository.js';
-import { findActiveUserByEmail, workspacesOfEmail } from '../../accounts/account-repository.js';
+import { activeUserOfEmail, workspacesOfAccountEmail } from '../../accounts/account-service.js';
 
 /** How long each kind of mailed link works (docs/rules.md §7 Links): a sign-in or reset link a quarter of an hour, an invitation a week. */
 export const LINK_TTL_HOURS: Record<Exclude<OneTimePurpose, 'support'>, number> = {
@@ -30,10 +30,19 @@ export async function issueSignInLink(
   trx: Trx,
   link: { config: Config; workspace: Workspace; userId: string; purpose: Exclude<OneTimePurpose, 'support'> },
 ): Promise<{ url: string; expiresAt: string }> {
-  const token = newToken(ONE_TIME_TOKEN_PREFIX);
   const expiresAt = addHours(nowIso(), LINK_TTL_HOURS[link.purpose]);
-  await insertOneTimeToken(trx, { organizationId: link.workspace.id, userId: link.userId, token, expiresAt, purpose: link.purpose });
+  const token = await storeOneTimeToken(trx, { organizationId: link.workspace.id, userId: link.userId, expiresAt, purpose: link.purpose });
   return { url: linkPageUrl(link.config, link.workspace.domain, token), expiresAt };
+}
+
+/** A new single-use token of the purpose for a user, stored by its digest until expiresAt: the token itself, to be sent once. */
+export async function storeOneTimeToken(
+  trx: Trx,
+  stored: { organizationId: string; userId: string; expiresAt: string; purpose: OneTimePurpose },
+): Promise<string> {
+  const token = newToken(ONE_TIME_TOKEN_PREFIX);
+  await insertOneTimeToken(trx, { ...stored, token });
+  return token;
 }
 
 /**
@@ -70,7 +79,7 @@ export async function mailSignInLink(
   email: string,
   purpose: 'sign-in' | 'password-reset',
 ): Promise<void> {
-  const user = await findActiveUserByEmail(db, workspace.id, email);
+  const user = await activeUserOfEmail(db, workspace.id, email);
   if (!user) {
     // The same work as a known address's link, whose token is hashed as it is stored.
     hashToken(newToken(ONE_TIME_TOKEN_PREFIX));
@@ -99,7 +108,7 @@ export async function mailSignInLink(
  * workspaces where it is an unarchived user, each with its address; nothing when there are none.
  */
 export async function mailWorkspaceList(db: Db, config: Config, email: string): Promise<void> {
-  const workspaces = await workspacesOfEmail(db, email);
+  const workspaces = await workspacesOfAccountEmail(db, email);
   if (workspaces.length === 0) return;
   const to = normalizeEmail(email);
   const listsThisHour = await countRecentServiceMessages(db, { address: to, kinds: ['workspaceList'], since: hourAgo() });

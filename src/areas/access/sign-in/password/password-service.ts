@@ -8,9 +8,9 @@ import { hashToken } from '../../../../lib/tokens.js';
 import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { hashPassword, passwordMatches } from './password-hashing.js';
 import { accountPasswordHash, setAccountPassword } from './password-repository.js';
-import { findActiveUserByEmail } from '../../accounts/account-repository.js';
+import { activeUserOfEmail } from '../../accounts/account-service.js';
 import { assertPasswordLength, isFreshLinkSession } from './password-rules.js';
-import { deleteOtherSessions, sessionOrigin } from '../../sessions/session-repository.js';
+import { endOtherSessions, originOfSession } from '../../sessions/session-service.js';
 
 /** Who failed: the account (by its email's digest, known or not) and the client address. */
 export interface FailureKeys {
@@ -64,7 +64,7 @@ export async function signInWithPassword(
   const email = normalizeEmail(body.email);
   const keys = keysOf(email, context);
   await assertMayCheckPassword(failures, keys);
-  const user = isEmail(email) ? await findActiveUserByEmail(db, workspace.id, email) : undefined;
+  const user = isEmail(email) ? await activeUserOfEmail(db, workspace.id, email) : undefined;
   const matches = await passwordMatches(user?.passwordHash ?? null, body.password);
   if (!user || !matches) {
     await failures.record(keys);
@@ -92,7 +92,7 @@ export async function changePassword(
 ): Promise<void> {
   assertPasswordLength(body.newPassword, '/body/newPassword');
   const current = await accountPasswordHash(db, actor.accountId);
-  const origin = actor.sessionId !== undefined ? await sessionOrigin(db, actor.sessionId) : undefined;
+  const origin = actor.sessionId !== undefined ? await originOfSession(db, actor.sessionId) : undefined;
   if (!(origin && isFreshLinkSession(origin, nowIso()))) {
     if (current === null) {
       throw forbidden('This account has no password yet: sign in with a mailed link, then set one within 10 minutes.');
@@ -108,6 +108,6 @@ export async function changePassword(
   const digest = await hashPassword(body.newPassword);
   await db.transaction().execute(async (trx) => {
     await setAccountPassword(trx, actor.accountId, digest, nowIso());
-    await deleteOtherSessions(trx, actor.accountId, actor.sessionId);
+    await endOtherSessions(trx, actor.accountId, actor.sessionId);
   });
 }

@@ -6,7 +6,7 @@ import { addMinutes, nowIso } from '../../../../lib/time.js';
 import { hashToken } from '../../../../lib/tokens.js';
 import { sealerFor } from '../../../../lib/sealing.js';
 import { completeSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
-import type { SignInMethod } from '../../sessions/session-repository.js';
+import type { SignInMethod } from '../../sessions/session-rules.js';
 import { acceptStep, blockCodes, clearFailures, countChallengeAttempt, countFailure, countRecoveryCodesLeft, deleteTwoFactor, findLiveChallenge, findTwoFactor, replaceRecoveryCodes, storePendingSecret, useChallenge, useRecoveryCode, type TwoFactorRow } from './two-factor-repository.js';
 import { findSignInSettings } from '../sign-in-settings-repository.js';
 import { BLOCK_MINUTES, canonicalRecoveryCode, CHALLENGE_ATTEMPTS, MAX_FAILED_CODES, newRecoveryCode, newTotpSecret, RECOVERY_CODE_COUNT, stepOfCode, totpUri } from './two-factor-rules.js';

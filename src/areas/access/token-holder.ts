@@ -1,5 +1,5 @@
-import { fromDbBool } from '../../../db/values.js';
-import type { Role, TokenKind } from '../../../domain/actor.js';
+import { fromDbBool } from '../../db/values.js';
+import type { Role, TokenKind } from '../../domain/actor.js';
 
 /** The user a bearer token stands for in one workspace, and what kind of token it is. */
 export interface TokenHolder {
