@@ -7,12 +7,13 @@ import { fromDbBool, toDbBool } from './values.js';
  * line of its own (docs/architecture.md "Add a field").
  */
 
-/** The record of a row: each field from its column, booleans from 0/1, an optional field left out when null. */
+/** The record of a row: each field from its column, booleans from 0/1, a list from its JSON text, an optional field left out when null. */
 export function recordOfRow<T>(fields: readonly RenderedField[], row: Record<string, unknown>): T {
   const record: Record<string, unknown> = {};
   for (const { key, column, as } of fields) {
     const value = row[column];
     if (as === 'boolean') record[key] = fromDbBool(value as boolean | number);
+    else if (as === 'json') record[key] = JSON.parse(value as string);
     else if (as !== 'optional' || value !== null) record[key] = value;
   }
   return record as T;
@@ -24,7 +25,7 @@ export function rowOfRecord(fields: readonly RenderedField[], record: Readonly<R
   for (const { key, column, as } of fields) {
     const value = record[key];
     if (value === undefined) continue;
-    row[column] = as === 'boolean' ? toDbBool(value as boolean) : value;
+    row[column] = as === 'boolean' ? toDbBool(value as boolean) : as === 'json' ? JSON.stringify(value) : value;
   }
   return row;
 }

@@ -3,12 +3,13 @@ import type { Dialect } from './database.js';
 
 /**
  * One field of a record as the database renders it: `text` always a string, `nullable` a string or
- * null, `boolean` true/false (SQLite 0/1, PostgreSQL boolean), `optional` a string left out when null.
+ * null, `boolean` true/false (SQLite 0/1, PostgreSQL boolean), `optional` a string left out when null,
+ * `json` a list of strings the column holds as its JSON text (JSON.stringify's, never null), written as it is.
  */
 export interface RenderedField {
   key: string;
   column: string;
-  as: 'text' | 'nullable' | 'boolean' | 'optional';
+  as: 'text' | 'nullable' | 'boolean' | 'optional' | 'json';
 }
 
 /** The SQL column of each property of a record schema, by key. */
@@ -19,7 +20,7 @@ export type RenderedColumns<Schema extends TObject> = Record<Extract<keyof Schem
  * properties, each read from its column: a string is `text`; a string that may be null (Nullable or a
  * union with null) is `nullable`, optional or not, since the record carries the column's null; an
  * optional string that may not be null is `optional`, left out when the column is null; a boolean is
- * `boolean`. Throws on a property without a column, a column without a property, or a property of
+ * `boolean`; a required list of strings is `json`. Throws on a property without a column, a column without a property, or a property of
  * another kind, so a listing cannot drift from its schema: call it at module load.
  */
 export function renderedFieldsOf<Schema extends TObject>(schema: Schema, columns: RenderedColumns<Schema>): RenderedField[] {
@@ -42,6 +43,7 @@ function renderedKindOf(property: TSchema, optional: boolean): RenderedField['as
   const { type, nullable } = valueTypeOf(property);
   if (type === 'string') return nullable ? 'nullable' : optional ? 'optional' : 'text';
   if (type === 'boolean' && !nullable && !optional) return 'boolean';
+  if (type === 'array' && property.items?.type === 'string' && !nullable && !optional) return 'json';
   return undefined;
 }
 
@@ -72,6 +74,8 @@ export function renderedEntry(dialect: Dialect, idColumn: string, fields: readon
         return `${name} || ${dialect === 'postgres' ? `coalesce(${quote(column)}, 'null')` : quote(column)}`;
       case 'boolean':
         return `${name} || ${dialect === 'postgres' ? `case when ${column} then 'true' else 'false' end` : `iif(${column}, 'true', 'false')`}`;
+      case 'json':
+        return `${name} || ${column}`;
       case 'optional':
         return dialect === 'postgres' ? `coalesce(${name} || ${quote(column)}, '')` : `iif(${column} is null, '', ${name} || ${quote(column)})`;
     }

@@ -1,3 +1,4 @@
+import type { ActivityTagsTable } from './tables/activity-tags.js';
 import type { ClientsTable } from './tables/clients.js';
 import type { ChangeEventsTable, ChangeFeedsTable } from './tables/changes.js';
 import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
@@ -57,4 +58,5 @@ export interface Database {
   tags: TagsTable;
   clients: ClientsTable;
   tasks: TasksTable;
+  activity_tags: ActivityTagsTable;
 }

@@ -120,7 +120,7 @@ describeEachStore('Listing activities', (h) => {
     const byUser = await planOf(h, { ...period, userId: user.userId }, admin);
     expect(byUser).toContain('activities_user_listing');
     expect(byUser).not.toContain('activities_organization_started');
-    const byProject = await planOf(h, { ...period, projectId: project.id }, admin);
+    const byProject = await planOf(h, { ...period, projectIds: [project.id] }, admin);
     expect(byProject).toContain('activities_project_started');
     expect(byProject).not.toContain('activities_organization_started');
     const ownAndAdministered = await planOf(h, period, asUser);

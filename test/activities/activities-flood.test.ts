@@ -196,7 +196,8 @@ describeEachStore('A flood of listings (docs/rules.md §6, "Listing activities")
     expect(quiet.body).toEqual(busy.body);
     expect(listingCounters.piecesAfterGivingWay - alone).toBe(0);
   }, 120_000);
-}, {}, { onDisk: true });
+  // The listing bounds themselves; PostgreSQL's smaller share of the long-read connections: test/reports/export-pool-fairness.test.ts.
+}, { longReadsPerWorkspace: 4 }, { onDisk: true });
 
 describeEachStore('Listing plans at scale (docs/rules.md §6, "Listing activities")', (h) => {
   /** The plan the store chooses on its own (statistics gathered, nothing forced), as text. */
@@ -297,6 +298,7 @@ describeEachStore(
       expect(await headsOf(again)).toBe('all');
     }, 120_000);
   },
-  { listingConcurrency: { perToken: 2, perWorkspace: 20 } },
+  // One workspace takes every long-read connection here, which its share (LONG_READS_PER_WORKSPACE) forbids outside tests.
+  { listingConcurrency: { perToken: 2, perWorkspace: 20 }, longReadsPerWorkspace: 20 },
   { onDisk: true },
 );

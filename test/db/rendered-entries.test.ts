@@ -29,13 +29,15 @@ describe('renderedFieldsOf', () => {
     ]);
     const Union = Type.Object({ id: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
     expect(kinds(renderedFieldsOf(Union, { id: 'id', note: 'note' }))).toEqual(['id:text', 'note:nullable']);
+    const Listed = Type.Object({ id: Type.String(), tagIds: Type.Array(Type.String()) });
+    expect(kinds(renderedFieldsOf(Listed, { id: 'id', tagIds: 'tag_ids' }))).toEqual(['id:text', 'tagIds:json']);
   });
 
   it('fails loudly on a property without a column, a column without a property, and a kind it cannot render', () => {
     const Entity = Type.Object({ id: Type.String(), name: Type.String() }, { $id: 'Entity' });
     expect(() => renderedFieldsOf(Entity, { id: 'id' } as never)).toThrow('Rendered columns of Entity: no column for name');
     expect(() => renderedFieldsOf(Entity, { id: 'id', name: 'name', size: 'size' } as never)).toThrow('no property size');
-    for (const odd of [Type.Number(), Type.Optional(Type.Boolean()), Nullable(Type.Boolean()), Type.Array(Type.String())]) {
+    for (const odd of [Type.Number(), Type.Optional(Type.Boolean()), Nullable(Type.Boolean()), Type.Array(Type.Number()), Type.Optional(Type.Array(Type.String()))]) {
       const Odd = Type.Object({ id: Type.String(), odd });
       expect(() => renderedFieldsOf(Odd, { id: 'id', odd: 'odd' })).toThrow('odd is of a kind the database does not render');
     }

@@ -43,10 +43,10 @@ function hitsIn(dump: Dump, secret: string): string[] {
 
 /** Resolves an impersonation request as the workspace's admin; answers the token its supportSignIn message carries. */
 async function signInLinkToken(h: Harness, ws: TestWorkspace): Promise<string> {
-  const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
+  const before = new Set((await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => m.id));
   const request = await make.request(h, ws, { kind: 'impersonation', reason: 'secrets suite' });
   await ok(as(h, ws).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
-  const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id))!;
+  const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).find((m) => !before.has(m.id))!;
   expect(message.kind).toBe('supportSignIn');
   return /tto_[A-Za-z0-9_-]{43}/.exec(message.body)![0];
 }
@@ -130,7 +130,7 @@ describeEachStore(
       const passwords = ['first passphrase ü 1', 'second passphrase 2', 'wrong passphrase 3', 'page passphrase 4', 'form wrong passphrase 5'];
       const linkToken = async (route: string) => {
         await ok(h.call('POST', route, { host: ws.host, body: { email: user.email } }));
-        return /tto_[A-Za-z0-9_-]{43}/.exec((await listMessages(h.app.db, ws.organizationId)).at(-1)!.body)![0];
+        return /tto_[A-Za-z0-9_-]{43}/.exec((await listMessages(h.app.db, { organizationId: ws.organizationId })).at(-1)!.body)![0];
       };
       const session = await ok(redeem(h, ws, await linkToken('/api/auth/email-link')));
       const tokens = [session.token];
@@ -174,7 +174,7 @@ describeEachStore(
       const ws = await h.workspace();
       const used = await signInLinkToken(h, ws);
       const unused = await signInLinkToken(h, ws);
-      const bodies = async () => (await listMessages(h.app.db, ws.organizationId)).map((m) => m.body);
+      const bodies = async () => (await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => m.body);
       expect(hitsIn(await dumpAll(h), used)).toEqual(['outbox.body']);
       // Redeemed: its message's text is gone in the same transaction; the other link is still there.
       expect((await redeem(h, ws, used)).status).toBe(200);

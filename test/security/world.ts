@@ -93,10 +93,10 @@ export function uniqueWeek(): { year: number; week: number } {
 
 /** The token of the one-time sign-in link a resolved impersonation request sends (read from the outbox). */
 export async function oneTimeToken(h: Harness, ws: TestWorkspace, resolver: TestUser = ws.admin): Promise<string> {
-  const before = new Set((await listMessages(h.app.db, ws.organizationId)).map((m) => m.id));
+  const before = new Set((await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => m.id));
   const request = await make.request(h, ws, { kind: 'impersonation', reason: 'security suite' });
   await ok(as(h, ws, resolver).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }));
-  const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => !before.has(m.id) && m.kind === 'supportSignIn');
+  const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).find((m) => !before.has(m.id) && m.kind === 'supportSignIn');
   return /tto_[A-Za-z0-9_-]{43}/.exec(message!.body)![0];
 }
 
@@ -169,6 +169,8 @@ export async function seedWorld(h: Harness): Promise<World> {
   );
   const tag = await ok(asUser.post('/api/tags', { name: `Tag ${n}` }));
   const task = await make.task(h, ws, { project, name: `Task ${n}` });
+  // The seeded activity carries the task and the tag (activities.task_id, activity_tags).
+  await ok(asUser.put(`/api/activities/${activity.id}`, { taskId: task.id, tagIds: [tag.id] }));
   const webhook = await ok(asAdmin.post('/api/webhooks', { url: `https://hooks.example.com/${ws.domain}`, events: ['*'] }));
   const [webhookDelivery] = await ok(asAdmin.get(`/api/webhooks/${webhook.id}/deliveries`));
   // One attempt of the ping, refused before any connection: the host resolves to a private address.
@@ -193,6 +195,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     organizationId: ws.organizationId,
     sealedVerifier: 'sealed',
     nonce: 'nonce',
+    browserHash: hashToken(`browser-${ws.domain}`),
     expiresAt: new Date(Date.now() + 600_000).toISOString(),
     now,
   });

@@ -40,7 +40,7 @@ export interface CallOptions {
   /** A raw body sent as is (for malformed JSON and other media types). */
   payload?: string | Buffer;
   headers?: Record<string, string>;
-  query?: Record<string, string>;
+  query?: Record<string, string | string[]>;
 }
 
 export interface Harness {
@@ -81,6 +81,7 @@ export function describeEachStore(
           logLevel: 'info',
           // Suites send many requests from one address and token; test/security/rate-limits.test.ts proves the limits.
           rateLimit: { perAddressPerMinute: 1_000_000, perTokenPerMinute: 1_000_000 },
+          oidcStartsPerAddressPerMinute: 1_000_000,
           // The server secret that seals secrets at rest (a test must not write a key file into the tree).
           secretKey: TEST_SECRET_KEY,
           ...overrides,

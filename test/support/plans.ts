@@ -31,7 +31,7 @@ export async function entriesPagePlanOf(h: Harness, organizationId: string, peri
     organizationId,
     period,
     rounding: { enabled: false, interval: 15, mode: 'NEAREST' },
-    filters: { billable: [], userIds: [], projectIds: [], nameContains: [] },
+    filters: { billable: [], userIds: [], projectIds: [], clientIds: [], taskIds: [], tagIds: [], nameContains: [] },
     selectedProjects: null,
     selectedProjectMembers: null,
     showArchivedProjects: true,

@@ -58,6 +58,7 @@ export { insertSession } from '../../src/areas/access/sessions/session-repositor
 export { hashPassword } from '../../src/areas/access/sign-in/password/password-hashing.js';
 export { insertOneTimeToken } from '../../src/areas/access/sign-in/link/one-time-token-repository.js';
 export { insertOidcState } from '../../src/areas/access/sign-in/single-sign-on/oidc-repository.js';
+export { EXPIRED_ROWS_BATCH, pruneExpiredSignInRows } from '../../src/areas/access/expired-rows-service.js';
 export { currentCode } from '../../src/areas/access/sign-in/two-factor/two-factor-rules.js';
 export { DETAIL_PIECE } from '../../src/areas/reports/detail-service.js';
 export { entriesPageStatement, type SelectionSpec } from '../../src/areas/reports/entries-repository.js';
@@ -70,7 +71,7 @@ export { createImpersonationRequest } from '../../src/areas/requests/index.js';
 export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/repository.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
-export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, type Resolver } from '../../src/areas/webhooks/index.js';
+export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, slotsPerWorkspace, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, WEBHOOKS_PER_WORKSPACE, type Resolver } from '../../src/areas/webhooks/index.js';
 
 /* Small helpers */
 export { newId } from '../../src/lib/ids.js';

@@ -48,8 +48,9 @@ export async function expectDocumented(
 /**
  * An activity as the API answers it: the given values, and null for every other field of the
  * Activity schema. A suite that asserts an answer's exact fields thus holds it to the served schema,
- * and a new nullable field needs no edit of the suites that never set it (docs/architecture.md "Add a field").
+ * and a new nullable field (or list, empty when unset) needs no edit of the suites that never set it (docs/architecture.md "Add a field").
  */
 export function activityAnswer(values: Record<string, unknown>): Record<string, unknown> {
-  return { ...Object.fromEntries(Object.keys(ActivitySchema.properties).map((key) => [key, null])), ...values };
+  const unset = (property: object) => ('type' in property && property.type === 'array' ? [] : null);
+  return { ...Object.fromEntries(Object.entries(ActivitySchema.properties).map(([key, property]) => [key, unset(property)])), ...values };
 }

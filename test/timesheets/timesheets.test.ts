@@ -45,7 +45,7 @@ describeEachStore('Timesheets: administrators only', (h) => {
       expect(res.body.code).toBe('forbidden');
     }
     expect((await as(h, ws).get('/api/timesheets/locks')).body).toEqual({});
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 });
 
@@ -290,7 +290,7 @@ describeEachStore('POST /timesheets/reminder', (h) => {
     expect(res.text).toBe('null');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const week = lastElapsed('UTC');
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages.map((m) => m.to).sort()).toEqual([ws.admin.email, keen.email, popupOnly.email].sort());
     for (const message of messages) {
       expect(message.kind).toBe('timesheetReminder');
@@ -305,7 +305,7 @@ describeEachStore('POST /timesheets/reminder', (h) => {
     await as(h, ws).put('/api/timesheets/auto-lock', { reason: 'catch up' });
     await as(h, ws).post('/api/timesheets/reminder', { reason: 'Friday' });
     const current = DateTime.now().setZone('UTC');
-    const [message] = await listMessages(h.app.db, ws.organizationId);
+    const [message] = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(message.subject).toBe(`Please complete your timesheet for week ${current.weekNumber} of ${current.weekYear}`);
   });
 
@@ -313,6 +313,6 @@ describeEachStore('POST /timesheets/reminder', (h) => {
     const ws = await h.workspace();
     expect((await as(h, ws).post('/api/timesheets/reminder', {})).status).toBe(422);
     expect((await as(h, ws).post('/api/timesheets/reminder', { reason: 5 })).status).toBe(422);
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 });

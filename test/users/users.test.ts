@@ -91,7 +91,7 @@ describeEachStore('POST /users (invite)', (h) => {
       title: 'Designer',
     });
     expect((await as(h, ws).get(`/api/users/${res.body.id}`)).body).toEqual(res.body);
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ to: 'carol@example.com', kind: 'invitation', sentAt: null });
   });
@@ -126,7 +126,7 @@ describeEachStore('POST /users (invite)', (h) => {
     const users = (await as(h, ws).get('/api/users')).body;
     expect(Object.keys(users)).toHaveLength(2);
     // Every invitation, the repeated one too, writes a message.
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages.map((m) => [m.kind, m.to])).toEqual([
       ['invitation', 'frank@example.com'],
       ['invitation', 'frank@example.com'],
@@ -154,7 +154,7 @@ describeEachStore('POST /users (invite)', (h) => {
     expect(Object.values(users).filter((u: any) => u.email === 'gina@example.com')).toHaveLength(1);
     const accounts = await h.app.db.selectFrom('accounts').select('id').where('email', '=', 'gina@example.com').execute();
     expect(accounts).toHaveLength(1);
-    expect(await listMessages(h.app.db, ws.organizationId)).toHaveLength(5);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toHaveLength(5);
   });
 
   it('concurrent invitations of one new email into two workspaces share one account', async () => {
@@ -178,7 +178,7 @@ describeEachStore('POST /users (invite)', (h) => {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
     }
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 
   it('emails are validated, and a bad body writes no user and no message (422)', async () => {
@@ -199,7 +199,7 @@ describeEachStore('POST /users (invite)', (h) => {
       expect(res.body.errors[0].pointer).toBe(pointer);
     }
     expect(Object.keys((await as(h, ws).get('/api/users')).body)).toHaveLength(1);
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 
   it('server-owned and unknown fields are ignored', async () => {

@@ -15,6 +15,8 @@ export const ACTIVITY_COLUMNS: RenderedColumns<typeof Activity> = {
   endedAt: 'ended_at',
   projectId: 'project_id',
   userId: 'user_id',
+  taskId: 'task_id',
+  tagIds: 'tag_ids',
 };
 
 /** The Activity schema's fields, each with its column and how it is stored: the listing's, the row mapping's. */

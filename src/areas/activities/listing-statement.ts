@@ -19,8 +19,36 @@ export interface ActivityFilter {
   /** Keeps activities starting before it. */
   to?: string;
   userId?: string;
-  projectId?: string;
+  /** Each list keeps the activities matching any of its values (never empty when given). */
+  projectIds?: readonly string[];
+  taskIds?: readonly string[];
+  /** The clients of the activities' projects. */
+  clientIds?: readonly string[];
+  /** Activities carrying any of these tags. */
+  tagIds?: readonly string[];
 }
+
+/**
+ * The list filters of a listing: the column they test, and the rows of this workspace that hold their
+ * values; `byId` when those rows are looked up by their id, so one value names at most one row.
+ */
+const LIST_FILTERS = [
+  { key: 'projectIds', column: 'project_id', byId: true, of: (match: string, org: string) => `select projects.id from projects where projects.id ${match} and projects.organization_id = ${org}` },
+  { key: 'taskIds', column: 'task_id', byId: true, of: (match: string, org: string) => `select tasks.id from tasks where tasks.id ${match} and tasks.organization_id = ${org}` },
+  {
+    key: 'clientIds',
+    column: 'project_id',
+    byId: false,
+    of: (match: string, org: string) => `select projects.id from projects where projects.client_id ${match} and projects.organization_id = ${org}`,
+  },
+  {
+    key: 'tagIds',
+    column: 'id',
+    byId: false,
+    of: (match: string, org: string) =>
+      `select activity_tags.activity_id from activity_tags where activity_tags.tag_id ${match} and activity_tags.organization_id = ${org}`,
+  },
+] as const;
 
 /** Whose activities the reader may see: all of the workspace (admin), or their own plus those of projects they administer. */
 export type ActivityReader = { all: true } | { all: false; userId: string };
@@ -34,6 +62,12 @@ class Statement {
   p(value: unknown): string {
     this.parameters.push(value);
     return this.dialect === 'postgres' ? `$${this.parameters.length}` : '?';
+  }
+
+  /** A match of any of the values, bound as one parameter so that the text is the same for any number of them. */
+  anyOf(values: readonly string[]): string {
+    if (values.length === 1) return `= ${this.p(values[0])}`;
+    return this.dialect === 'postgres' ? `= any(${this.p(values)}::text[])` : `in (select value from json_each(${this.p(JSON.stringify(values))}))`;
   }
 
   /**
@@ -107,6 +141,7 @@ function fromBound(q: Statement, from: string, scope: BoundScope): string {
  * - `userId`, and a User's own activities: activities_user_listing (user_id, started_at, id, …);
  * - an administrator's whole workspace: activities_organization_started (organization_id, started_at, id);
  * - `projectId`: activities_project_started (project_id, started_at, id);
+ * - `taskId`, `clientId` and `tagId` narrow the rows of whichever slice the others pick;
  * - the activities of the projects a User administers: project_members_user (user_id) finds the
  *   projects, then activities_project_started each one's activities.
  * The workspace is enforced on every branch: directly on activities.organization_id for the whole
@@ -133,10 +168,12 @@ export function activityListStatement(
     if (filter.userId !== undefined && !('userId' in scope && scope.userId === filter.userId)) {
       conditions.push(`user_id = (select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`);
     }
-    if (filter.projectId !== undefined) {
-      conditions.push(
-        `project_id = (select projects.id from projects where projects.id = ${q.p(filter.projectId)} and projects.organization_id = ${q.p(organizationId)})`,
-      );
+    for (const { key, column, byId, of } of LIST_FILTERS) {
+      const values = filter[key];
+      if (values === undefined) continue;
+      // One id: an equality on the slice, which reads the project's index in order; otherwise any of the rows.
+      const relation = byId && values.length === 1 ? '=' : 'in';
+      conditions.push(`${column} ${relation} (${of(q.anyOf(values), q.p(organizationId))})`);
     }
     if (filter.to !== undefined) conditions.push(`started_at < ${q.p(filter.to)}`);
     if (filter.from !== undefined && filter.from >= EARLIEST_BOUNDED_FROM) {
@@ -161,7 +198,7 @@ export function activityListStatement(
     if (filter.userId !== undefined) {
       const user = `(select users.id from users where users.id = ${q.p(filter.userId)} and users.organization_id = ${q.p(organizationId)})`;
       branches.push(branch(`user_id = ${user}`, { userId: filter.userId }));
-    } else if (filter.projectId !== undefined) {
+    } else if (filter.projectIds !== undefined) {
       branches.push(branch(null, workspace));
     } else {
       branches.push(branch(`organization_id = ${q.p(organizationId)}`, workspace));
@@ -196,7 +233,7 @@ export function activityListStatement(
     dialect,
     reader.all,
     filter.userId === undefined ? 0 : !reader.all && filter.userId === reader.userId ? 1 : 2,
-    filter.projectId !== undefined,
+    ...LIST_FILTERS.map(({ key }) => (filter[key] === undefined ? 0 : filter[key].length === 1 ? 1 : 2)),
     filter.to !== undefined,
     filter.from === undefined ? 0 : filter.from >= EARLIEST_BOUNDED_FROM ? 1 : 2,
     options.administers !== false,

@@ -52,12 +52,17 @@ export async function insertActivity(db: Db, organizationId: string, activity: A
   const now = nowIso();
   const row = rowOfRecord(ACTIVITY_FIELDS, activity);
   await INSERT_ACTIVITY(db, [...ACTIVITY_FIELDS.map(({ column }) => row[column] ?? null), organizationId, now, now]);
+  await linkTags(db, organizationId, activity.id, activity.tagIds);
   await noteLength(db, { organization_id: organizationId, user_id: activity.userId, started_at: activity.startedAt, ended_at: activity.endedAt });
 }
 
 export async function updateActivity(db: Db, organizationId: string, activityId: string, changes: ActivityChanges): Promise<void> {
   const set: Updateable<ActivitiesTable> = { ...rowOfRecord(ACTIVITY_FIELDS, changes), updated_at: nowIso() };
   const query = db.updateTable('activities').set(set).where('id', '=', activityId).where('organization_id', '=', organizationId);
+  if (changes.tagIds !== undefined) {
+    await db.deleteFrom('activity_tags').where('activity_id', '=', activityId).execute();
+    await linkTags(db, organizationId, activityId, changes.tagIds);
+  }
   if (changes.startedAt === undefined && changes.endedAt === undefined) {
     await query.execute();
     return;
@@ -66,6 +71,15 @@ export async function updateActivity(db: Db, organizationId: string, activityId:
   const after = await query.returning(['organization_id', 'user_id', 'started_at', 'ended_at']).executeTakeFirst();
   if (after) await noteLength(db, after);
   if (before) await forgetLength(db, before);
+}
+
+/** The activity's rows in activity_tags, the same links as its tag_ids (migration 0019). */
+async function linkTags(db: Db, organizationId: string, activityId: string, tagIds: readonly string[]): Promise<void> {
+  if (tagIds.length === 0) return;
+  await db
+    .insertInto('activity_tags')
+    .values(tagIds.map((tagId) => ({ activity_id: activityId, tag_id: tagId, organization_id: organizationId })))
+    .execute();
 }
 
 /** Stops a timer unless someone stopped it first; true when this call stopped it. */

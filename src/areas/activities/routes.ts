@@ -16,12 +16,13 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: operation({
         operationId: 'listActivities',
         tag: TAG,
-        summary: 'Visible activities, optionally of a period, a user or a project',
+        summary: 'Visible activities, optionally of a period, a user, projects, tasks, clients or tags',
         description:
           'The period is half-open: `from` keeps activities that end after it (running timers always), `to` those ' +
           'that start before it; an activity ending exactly at `from` or starting exactly at `to` is out. ' +
           '`from` after `to` is 422. Without filters, every visible activity. Entries are in `startedAt` order, then id. ' +
-          'Each filter is an index range (by user, by project, or the workspace, each ordered by `startedAt`), and `from` ' +
+          '`projectId`, `taskId`, `clientId` and `tagId` may each repeat (any of the values); all filters combine by AND. ' +
+          'Each listing is an index range (by user, by project, or the workspace, each ordered by `startedAt`), and `from` ' +
           'bounds that range through the longest activity on record (of the listed user, or of the workspace; at most 31 days, ' +
           'and lowered again when that activity is deleted or shortened), so the cost follows the size of the answer, not of the history. ' +
           'Pages: `limit` (1 to 2000) answers at most that many entries; a full page carries `Link: <…>; rel="next"` whose ' +
@@ -63,8 +64,9 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           422:
             'Also: `endedAt` missing without `pending`, `endedAt` before `startedAt`, an activity longer than 31 days (at /body/endedAt), ' +
             'a timer starting more than 24 hours after now (at /body/startedAt), a new timer that would close the running one ' +
-            'more than 31 days after its start (at /body/startedAt), or a `projectId` that names no unarchived project the ' +
-            'caller is a member of',
+            'more than 31 days after its start (at /body/startedAt), a `projectId` that names no unarchived project the ' +
+            'caller is a member of, a `taskId` that names no unarchived task of that project (at /body/taskId), or `tagIds` ' +
+            'with more than 25 distinct tags or one that is unknown or archived (at /body/tagIds)',
           423: 'A User\'s activity whose startedAt falls in a locked timesheet week, or a User\'s running timer in such a week that the new timer would close (administrators are not held)',
         },
       }),
@@ -110,8 +112,10 @@ export const activityRoutes: FastifyPluginAsyncTypebox = async (app) => {
           409: 'Reopening while another timer of the activity\'s user runs',
           422:
             'Also: `endedAt` before `startedAt`, an activity longer than 31 days (at the field sent, /body/endedAt first), a running ' +
-            'timer starting more than 24 hours after now (at /body/startedAt), or a `projectId` that names no unarchived project ' +
-            'the activity\'s user is a member of',
+            'timer starting more than 24 hours after now (at /body/startedAt), a `projectId` that names no unarchived project ' +
+            'the activity\'s user is a member of, a `taskId` that is not a task of the project the activity has after the write ' +
+            '(also a move to another project that keeps the old one\'s task: at /body/taskId), or `tagIds` with more than 25 ' +
+            'distinct tags or one that is unknown, or archived and not on the activity already (at /body/tagIds)',
           423: 'A User\'s change when the old or the new startedAt falls in a locked timesheet week',
         },
       }),

@@ -2,7 +2,7 @@ import type { Role } from '../../domain/actor.js';
 import { conflict, forbidden, invalid } from '../../domain/errors.js';
 import { reachesAll } from '../../domain/policy.js';
 import { toUtcIso } from '../../lib/time.js';
-import { Activity, ActivityCreate, type ActivityUpdate } from './schemas.js';
+import { Activity, ActivityCreate, MOST_TAGS, type ActivityUpdate } from './schemas.js';
 
 /** An instant from the API in canonical UTC form, or 422 at the pointer. */
 export function instantOf(text: string, pointer: string): string {
@@ -19,8 +19,8 @@ export function queryInstantOf(text: string, pointer: string): string {
   return instantOf(text.replace(/ (\d{2}:\d{2})$/, '+$1'), pointer);
 }
 
-/** The fields of an activity that rules of their own set (its owner, name, times, billable, project). */
-const RULED_FIELDS = ['id', 'userId', 'name', 'billable', 'startedAt', 'endedAt', 'projectId'] as const;
+/** The fields of an activity that rules of their own set (its owner, name, times, billable, project, task and tags). */
+const RULED_FIELDS = ['id', 'userId', 'name', 'billable', 'startedAt', 'endedAt', 'projectId', 'taskId', 'tagIds'] as const;
 
 /**
  * The other fields of an activity, the plain ones: written as the body gives them, with no rule
@@ -164,3 +164,48 @@ export const anotherTimerRuns = () => conflict('Another timer of this user is ru
 export const timersStartedTogether = () => conflict('Another timer of this user started at the same moment: try again.');
 
 export const onlyOwnerChanges = () => forbidden('Only the activity\'s user and administrators may change it.');
+
+/** A task as an activity's rule reads it. */
+export interface TaskForBooking {
+  id: string;
+  projectId: string;
+  archived: boolean;
+  billable: boolean | null;
+}
+
+/**
+ * 422 at /body/taskId unless the task may be the activity's (docs/rules.md §6 Activities: task and
+ * tags): a task of the project the activity has after the write, unarchived unless it is the task the
+ * activity has already (`kept`). An unknown task and one of another workspace are not found alike.
+ */
+export function assertTaskFits(task: TaskForBooking | undefined, projectId: string | null, kept: string | null): TaskForBooking {
+  if (task === undefined) throw invalid('/body/taskId', 'must name a task of the activity\'s project');
+  if (projectId === null) throw invalid('/body/taskId', 'needs a project: an activity without a project has no task');
+  if (task.projectId !== projectId) throw invalid('/body/taskId', 'must name a task of the activity\'s project');
+  if (task.archived && task.id !== kept) throw invalid('/body/taskId', 'names an archived task');
+  return task;
+}
+
+/** A PUT that moves an activity to another project while it keeps a task of the old one. */
+export const taskOfOldProject = () =>
+  invalid('/body/taskId', 'belongs to the activity\'s old project: send a task of the new project, or null');
+
+/** A body's tag ids without repeats, in the order first given; 422 at /body/tagIds beyond MOST_TAGS of them. */
+export function distinctTagIds(ids: readonly string[]): string[] {
+  const distinct = [...new Set(ids)];
+  if (distinct.length > MOST_TAGS) throw invalid('/body/tagIds', `must hold at most ${MOST_TAGS} distinct tags`);
+  return distinct;
+}
+
+/**
+ * 422 at /body/tagIds unless every tag may be on the activity: a tag of the workspace (`found`, by
+ * id), unarchived unless the activity carries it already (`kept`).
+ */
+export function assertTagsFit(ids: readonly string[], found: ReadonlyArray<{ id: string; archived: boolean }>, kept: readonly string[]): void {
+  const archived = new Map(found.map((tag) => [tag.id, tag.archived]));
+  for (const id of ids) {
+    const isArchived = archived.get(id);
+    if (isArchived === undefined) throw invalid('/body/tagIds', `names no tag of this workspace: ${id}`);
+    if (isArchived && !kept.includes(id)) throw invalid('/body/tagIds', `names an archived tag: ${id}`);
+  }
+}

@@ -10,6 +10,10 @@ export const Activity = Type.Object(
     endedAt: Nullable(Timestamp('null while the timer runs')),
     projectId: Nullable(Type.String()),
     userId: Type.String({ description: 'The owner: the user who created it' }),
+    taskId: Nullable(Type.String({ description: 'A task of the activity\'s project, or null; null again when the task is deleted' })),
+    tagIds: Type.Array(Type.String(), {
+      description: 'The activity\'s tags, in the order first given, without repeats; a deleted tag leaves every activity',
+    }),
   },
   { $id: 'Activity', title: 'Activity' },
 );
@@ -20,6 +24,19 @@ export const ActivityMap = IdMap(
   'Activities visible to the caller by id, ordered by startedAt (then id): an administrator sees every activity ' +
     'of the workspace, a User their own plus those on projects they are a project admin of.',
 );
+
+/** The most tags one activity carries (docs/rules.md §6 Activities: task and tags). */
+export const MOST_TAGS = 25;
+
+/** A body's tag ids: at most MOST_TAGS distinct ones (repeats are collapsed before they are counted). */
+const TagIds = (description: string) =>
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 4 * MOST_TAGS, description: `${description}; at most ${MOST_TAGS} distinct tags` });
+
+/** A filter of the listing that may repeat: any of the values. */
+const AnyOf = (description: string) =>
+  Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 100 })], {
+    description: `${description}; repeat the parameter for any of several (at most 100)`,
+  });
 
 export const ActivityCreate = Type.Object(
   {
@@ -34,7 +51,9 @@ export const ActivityCreate = Type.Object(
           'would make it longer than 31 days.',
       }),
     ),
-    billable: Type.Optional(Type.Boolean({ description: 'Defaults to the project\'s billable, false without a project' })),
+    billable: Type.Optional(
+      Type.Boolean({ description: 'Defaults to the task\'s billable when that is not null, else the project\'s; false without a project' }),
+    ),
     projectId: Type.Optional(
       Nullable(
         Type.String({
@@ -43,6 +62,15 @@ export const ActivityCreate = Type.Object(
         }),
       ),
     ),
+    taskId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 64,
+          description: 'An unarchived task of the activity\'s project (422 otherwise, and without a project); its billable, when not null, is the default of the activity\'s',
+        }),
+      ),
+    ),
+    tagIds: Type.Optional(TagIds('Unarchived tags of the workspace (422 otherwise); repeats are collapsed')),
   },
   { description: 'Always created for the caller: userId and other server-owned fields in the body are ignored.' },
 );
@@ -64,6 +92,17 @@ export const ActivityUpdate = Type.Object(
         }),
       ),
     ),
+    taskId: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 64,
+          description:
+            'A task of the project the activity has after this write: unarchived, unless it is the task the activity has already; ' +
+            'a write that moves the activity to another project while it keeps a task of the old one is 422 (send the new task, or null)',
+        }),
+      ),
+    ),
+    tagIds: Type.Optional(TagIds('Replaces the tags: each unarchived, or already on the activity (an archived tag stays); repeats are collapsed')),
   },
   { description: 'Any subset of the fields. The owner and administrators only; userId cannot change.' },
 );
@@ -80,7 +119,10 @@ export const ActivityQuery = Type.Object({
   ),
   to: Type.Optional(Type.String({ maxLength: 40, description: 'Keeps activities that start before this instant (exclusive)' })),
   userId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this user\'s activities' })),
-  projectId: Type.Optional(Type.String({ maxLength: 64, description: 'Only activities of this project' })),
+  projectId: Type.Optional(AnyOf('Only activities of this project')),
+  taskId: Type.Optional(AnyOf('Only activities of this task')),
+  clientId: Type.Optional(AnyOf('Only activities of the projects of this client')),
+  tagId: Type.Optional(AnyOf('Only activities carrying this tag')),
   limit: Type.Optional(
     Type.String({
       maxLength: 4,

@@ -8,6 +8,8 @@ import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
 import { findProjectForBooking, type ProjectForBooking } from '../projects/index.js';
+import { findTagsForBooking } from '../tags/index.js';
+import { findTaskForBooking } from '../tasks/index.js';
 import { assertActivityWeekOpen } from '../timesheets/index.js';
 import { administersProject } from '../../db/record-scopes.js';
 import {
@@ -29,6 +31,11 @@ import {
   anotherTimerRuns,
   assertClosable,
   assertPeriod,
+  assertTagsFit,
+  assertTaskFits,
+  distinctTagIds,
+  taskOfOldProject,
+  type TaskForBooking,
   changesOfFields,
   isBookable,
   nameOf,
@@ -125,6 +132,18 @@ async function bookableProject(trx: Trx, organizationId: string, owner: { userId
   return found;
 }
 
+/** The task an activity of this project may carry (see assertTaskFits; `kept`: the activity's task before the write). */
+async function usableTask(trx: Trx, organizationId: string, taskId: string, projectId: string | null, kept: string | null): Promise<TaskForBooking> {
+  return assertTaskFits(await findTaskForBooking(trx, organizationId, taskId), projectId, kept);
+}
+
+/** The body's tags without repeats, when each may be on the activity (see assertTagsFit; `kept`: its tags before the write). */
+async function usableTags(trx: Trx, organizationId: string, tagIds: readonly string[], kept: readonly string[]): Promise<string[]> {
+  const distinct = distinctTagIds(tagIds);
+  assertTagsFit(distinct, await findTagsForBooking(trx, organizationId, distinct), kept);
+  return distinct;
+}
+
 /** Runs a write once more when it lost a race on the one-running-timer index; a second loss is 409. */
 const retryOnTimerRace = <T>(attempt: () => Promise<T>): Promise<T> =>
   withConstraintProblems(() => rerunAfterUniqueRace(attempt, 2), { unique: timersStartedTogether });
@@ -146,15 +165,19 @@ export async function createActivity(db: Db, actor: Actor, body: ActivityCreate)
   const create = () =>
     db.transaction().execute(async (trx) => {
       const project = projectId == null ? undefined : await bookableProject(trx, actor.organizationId, actor, projectId);
+      const task = body.taskId == null ? undefined : await usableTask(trx, actor.organizationId, body.taskId, project?.id ?? null, null);
       const activity: Activity = {
         ...plainFieldsOfNew(body),
         id,
         name,
-        billable: body.billable ?? project?.billable ?? false,
+        // docs/rules.md §6 Activities: task and tags: the task's billable when it has one, else the project's.
+        billable: body.billable ?? task?.billable ?? project?.billable ?? false,
         startedAt,
         endedAt,
         projectId: project?.id ?? null,
         userId: actor.userId,
+        taskId: task?.id ?? null,
+        tagIds: await usableTags(trx, actor.organizationId, body.tagIds ?? [], []),
       };
       await writeActivity(trx, { kind: 'create', activity }, actor);
       return activity;
@@ -196,9 +219,9 @@ async function lockedChangeableActivity(trx: Trx, actor: Actor, activityId: stri
 }
 
 /**
- * Applies any subset of name, startedAt, endedAt, billable and projectId. endedAt closes a running
- * timer; endedAt null reopens the activity as its owner's timer (409 when another runs). A new
- * projectId must be bookable by the activity's owner; billable is left as it is unless given.
+ * Applies any subset of name, startedAt, endedAt, billable, projectId, taskId and tagIds. endedAt
+ * closes a running timer; endedAt null reopens the activity as its owner's timer (409 when another
+ * runs). A new projectId must be bookable by the activity's owner; billable is left as it is unless given.
  */
 export function updateActivity(db: Db, actor: Actor, activityId: string, body: ActivityUpdate): Promise<Activity> {
   return withConstraintProblems(
@@ -226,6 +249,13 @@ async function changesOf(trx: Trx, actor: Actor, before: Activity, body: Activit
       changes.projectId = (await bookableProject(trx, actor.organizationId, owner, body.projectId)).id;
     }
   }
+  const projectId = changes.projectId === undefined ? before.projectId : changes.projectId;
+  if (body.taskId !== undefined) {
+    changes.taskId = body.taskId === null ? null : (await usableTask(trx, actor.organizationId, body.taskId, projectId, before.taskId)).id;
+  } else if (before.taskId !== null && projectId !== before.projectId) {
+    throw taskOfOldProject();
+  }
+  if (body.tagIds !== undefined) changes.tagIds = await usableTags(trx, actor.organizationId, body.tagIds, before.tagIds);
   return changes;
 }
 
@@ -235,6 +265,10 @@ export async function deleteActivity(db: Db, actor: Actor, activityId: string): 
     await writeActivity(trx, { kind: 'delete', before }, actor);
   });
 }
+
+/** A filter given once or repeated, as a list without repeats (undefined when not given). */
+const listOf = (value: string | string[] | undefined): string[] | undefined =>
+  value === undefined ? undefined : [...new Set(typeof value === 'string' ? [value] : value)];
 
 /** GET /activities: the answer's entries (see listActivitiesJson) and, for a full page, the cursor of the next one. */
 export interface ActivityListing {
@@ -250,7 +284,14 @@ export interface ActivityListing {
  * (docs/rules.md §6, "Listing activities").
  */
 export async function listActivities(db: Db, actor: Actor, query: ActivityQuery): Promise<ActivityListing> {
-  const filter: ActivityFilter = { organizationId: actor.organizationId, userId: query.userId, projectId: query.projectId };
+  const filter: ActivityFilter = {
+    organizationId: actor.organizationId,
+    userId: query.userId,
+    projectIds: listOf(query.projectId),
+    taskIds: listOf(query.taskId),
+    clientIds: listOf(query.clientId),
+    tagIds: listOf(query.tagId),
+  };
   if (query.from !== undefined) filter.from = queryInstantOf(query.from, '/query/from');
   if (query.to !== undefined) filter.to = queryInstantOf(query.to, '/query/to');
   assertPeriod(filter);

@@ -18,18 +18,20 @@ export const changeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'What changed: the workspace\'s change feed, after a cursor',
         description:
           'Every committed change to the workspace\'s activities, timers, projects, project members, revenue and cost rates, ' +
-          'users, reports, requests and timesheet locks is one event, recorded in the same transaction as the change (a change ' +
+          'users, reports, requests, timesheet locks, clients, tasks and tags is one event, recorded in the same transaction as the change (a change ' +
           'that is rolled back leaves none). Types: ' +
           Object.keys(CHANGE_TYPES).map((type) => `\`${type}\``).join(', ') +
           '. Each change has exactly one event: a new running timer is `timer.started` (not `activity.created`), an update that ' +
           'closes a running timer `timer.stopped` and one that reopens an activity `timer.started`; starting a timer while one runs ' +
           'stops that one first (`timer.stopped`, then `timer.started`). Cascades are not repeated: `project.deleted` implies its ' +
-          'members and revenue rates are gone and its activities have `projectId: null`; `user.deleted` that the user\'s ' +
+          'members, tasks and revenue rates are gone and its activities have `projectId: null` and `taskId: null`; `task.deleted` ' +
+          'that its activities have `taskId: null`; `tag.deleted` that it is gone from every activity\'s `tagIds`; `user.deleted` that the user\'s ' +
           'activities, memberships, rates, reports, locks and requests are gone; a resolved request\'s effects have events of their ' +
           'own (`member.added`, `member.updated`, `timesheet.unlocked`). `request.resolved` covers both outcomes (`data.status` ' +
           'RESOLVED or REJECTED). Administrators read every event; a User those of records whose GET they may make (their own ' +
           'activities, requests, reports and cost rates, the activities and revenue rates of projects they administer, the projects ' +
-          'and members of projects they belong to, every user), judged when the feed is read. ' +
+          'and members of projects they belong to and their tasks, the clients of those projects, every user and every tag), judged ' +
+          'when the feed is read. ' +
           'Order and cursor: events are in commit order, numbered per workspace; `cursor` (also in `Link: <…>; rel="next"`) ' +
           'continues after the last event answered, or from the end of the feed when `hasMore` is false, so a reader that follows it ' +
           'sees every event exactly once, also while several instances commit at once. Without `after`, the feed starts at the oldest ' +

@@ -1,5 +1,5 @@
-import type { Selectable, Updateable } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { dialectOf, type Db } from '../../db/database.js';
 import type { TagsTable } from '../../db/tables/tags.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
@@ -64,7 +64,35 @@ export async function updateTag(db: Db, organizationId: string, id: string, chan
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * The workspace's tags among these ids, for an activity about to carry them: on PostgreSQL each row
+ * is held with a key-share lock (the one the links' foreign key takes), so a tag cannot be deleted
+ * between this check and the write.
+ */
+export async function selectTagsForBooking(db: Db, organizationId: string, ids: readonly string[]): Promise<Tag[]> {
+  if (ids.length === 0) return [];
+  const query = db.selectFrom('tags').select(COLUMNS).where('id', 'in', ids).where('organization_id', '=', organizationId);
+  const rows = await (dialectOf(db) === 'postgres' ? query.forKeyShare() : query).execute();
+  return rows.map(toTag);
+}
+
+/**
+ * Deletes the tag and takes it off every activity carrying it (docs/rules.md §6 Tags): first out of
+ * each one's `tag_ids` text (the ids are UUIDs, so the quoted id matches only itself), then the
+ * deletion takes the links (ON DELETE CASCADE). On PostgreSQL the tag's row is locked first: a write
+ * that has just checked the tag holds a key share of it, and this waits for that write to commit, so
+ * its link is among those read here; a later write finds no tag (422).
+ */
 export async function deleteTag(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const find = db.selectFrom('tags').select('id').where('id', '=', id).where('organization_id', '=', organizationId);
+  if (!(await (dialectOf(db) === 'postgres' ? find.forUpdate() : find).executeTakeFirst())) return false;
+  const quoted = JSON.stringify(id);
+  await db
+    .updateTable('activities')
+    .set({ tag_ids: sql<string>`replace(replace(replace(tag_ids, ${`,${quoted}`}, ''), ${`${quoted},`}, ''), ${quoted}, '')` })
+    .where('id', 'in', (links) => links.selectFrom('activity_tags').select('activity_id').where('tag_id', '=', id))
+    .where('organization_id', '=', organizationId)
+    .execute();
   const result = await db.deleteFrom('tags').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

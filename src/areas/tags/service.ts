@@ -3,7 +3,7 @@ import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { recordChange } from '../changes/index.js';
-import { deleteTag, findTag, insertTag, listTags, updateTag, type TagChanges } from './repository.js';
+import { deleteTag, findTag, insertTag, listTags, selectTagsForBooking, updateTag, type TagChanges } from './repository.js';
 import { cleanTagName, tagNameTaken } from './rules.js';
 import type { Tag, TagCreate, TagUpdate } from './schemas.js';
 
@@ -45,6 +45,10 @@ export async function changeTag(db: Db, actor: Actor, tagId: string, body: TagUp
     { unique: () => tagNameTaken(changes.name!) },
   );
 }
+
+/** The workspace's tags among these ids, held until the booking's transaction ends (see selectTagsForBooking). */
+export const findTagsForBooking = (db: Db, organizationId: string, ids: readonly string[]): Promise<Tag[]> =>
+  selectTagsForBooking(db, organizationId, ids);
 
 /** Deletes the tag for good (administrators: the route's permission); docs/rules.md §6 Tags. */
 export async function removeTag(db: Db, actor: Actor, tagId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import type { TasksTable } from '../../db/tables/tasks.js';
 import { fromDbBool, toDbBool } from '../../db/values.js';
 import { newId } from '../../lib/ids.js';
@@ -32,6 +32,17 @@ export async function findTask(db: Db, organizationId: string, projectId: string
     .where('project_id', '=', projectId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
+  return row && toTask(row);
+}
+
+/**
+ * The workspace's task of this id, whatever its project, for an activity about to carry it: on
+ * PostgreSQL the row is held with a key-share lock (the one the activity's foreign key takes), so
+ * the task cannot be deleted between this check and the write.
+ */
+export async function selectTaskForBooking(db: Db, organizationId: string, id: string): Promise<Task | undefined> {
+  const query = db.selectFrom('tasks').select(COLUMNS).where('id', '=', id).where('organization_id', '=', organizationId);
+  const row = await (dialectOf(db) === 'postgres' ? query.forKeyShare() : query).executeTakeFirst();
   return row && toTask(row);
 }
 

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../domain/errors.js';
 import { permits } from '../../domain/policy.js';
 import { recordChange } from '../changes/index.js';
 import { readableProject } from '../projects/index.js';
-import { deleteTask, findTask, insertTask, listTasks, updateTask, type TaskChanges } from './repository.js';
+import { deleteTask, findTask, insertTask, listTasks, selectTaskForBooking, updateTask, type TaskChanges } from './repository.js';
 import { cleanTaskName, taskNameTaken, unknownTask } from './rules.js';
 import type { Task, TaskCreate, TaskUpdate } from './schemas.js';
 
@@ -26,6 +26,10 @@ export async function projectTasks(db: Db, actor: Actor, projectId: string): Pro
   const { project } = await readableProject(db, actor, projectId);
   return listTasks(db, actor.organizationId, project.id);
 }
+
+/** The workspace's task of this id, whatever its project, held until the booking's transaction ends (see selectTaskForBooking). */
+export const findTaskForBooking = (db: Db, organizationId: string, taskId: string): Promise<Task | undefined> =>
+  selectTaskForBooking(db, organizationId, taskId);
 
 export async function task(db: Db, actor: Actor, projectId: string, taskId: string): Promise<Task> {
   const { project } = await readableProject(db, actor, projectId);

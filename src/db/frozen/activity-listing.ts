@@ -31,8 +31,12 @@ export const ACTIVITY_LENGTH_FLOOR_SECONDS = 86_400;
 // The current listing index: `npm run db:listing` (scripts/db-listing.ts) rewrites from here to the end.
 
 /** The latest migration that built activities_user_listing, and what it built: what the databases hold now. */
-export const LISTING_INDEX_MIGRATION = '0005_activity_listing';
+export const LISTING_INDEX_MIGRATION = '0020_activity_listing_fields';
 /** SQLite's entry in the index now: the listing query repeats it byte for byte. */
-export const SQLITE_ACTIVITY_ENTRY: string = SQLITE_ACTIVITY_ENTRY_0005;
+export const SQLITE_ACTIVITY_ENTRY: string =
+  `(json_quote(id) || ':{"id":' || json_quote(id) || ',"name":' || json_quote(name) || ',"billable":' || ` +
+  `iif(billable, 'true', 'false') || ',"startedAt":' || json_quote(started_at) || ',"endedAt":' || ` +
+  `json_quote(ended_at) || ',"projectId":' || json_quote(project_id) || ',"userId":' || json_quote(user_id) || ` +
+  `',"taskId":' || json_quote(task_id) || ',"tagIds":' || tag_ids || '}')`;
 /** PostgreSQL's INCLUDE columns of the index now. */
-export const POSTGRES_LISTING_INCLUDE: readonly string[] = POSTGRES_LISTING_INCLUDE_0005;
+export const POSTGRES_LISTING_INCLUDE: readonly string[] = ['ended_at', 'project_id', 'billable', 'name', 'task_id', 'tag_ids'];

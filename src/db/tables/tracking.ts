@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { DbBool } from './types.js';
 
 export interface ProjectsTable {
@@ -46,6 +47,10 @@ export interface ActivitiesTable {
   ended_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The activity's task (migration 0019); null when the task is deleted. */
+  task_id: string | null;
+  /** The tag ids as a JSON array text, `[]` for none (migration 0019); activity_tags holds the same links. */
+  tag_ids: Generated<string>;
 }
 
 /** Per user, the longest closed activity when it is over a day (migration 0005): the look-back of `from`. */

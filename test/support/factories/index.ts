@@ -4,6 +4,7 @@ import { history } from './history.js';
 import { session, user, workspace } from './people.js';
 import { activity, costRate, lock, member, project, report, revenueRate, timer } from './records.js';
 import { request } from './requests.js';
+import { tag } from './tags.js';
 import { task } from './tasks.js';
 import { noTwoFactor, signInChallenge, signInLink, twoFactor } from './two-factor.js';
 
@@ -47,6 +48,7 @@ export const make = {
   signInLink,
   client,
   task,
+  tag,
 };
 
 export { unique, type HasApp } from './people.js';

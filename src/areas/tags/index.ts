@@ -1,0 +1,2 @@
+export { findTagsForBooking } from './service.js';
+export type { Tag } from './schemas.js';
