@@ -26,6 +26,8 @@ export interface Config {
   signInLockout: { perAccount: number; perAddress: number; windowSeconds: number };
   /** Password checks a client address may ask for in a minute, right or wrong (docs/rules.md §7 Lockout). */
   signInAttemptsPerAddressPerMinute: number;
+  /** Single sign-on starts a client address may make in a minute (env OIDC_STARTS_PER_ADDRESS; docs/rules.md §8 Single sign-on). */
+  oidcStartsPerAddressPerMinute: number;
   /**
    * The answers that must not tell whether an address is known (email link, password reset, finding
    * one's workspaces) are sent no sooner than this many milliseconds after the request arrived, so
@@ -48,6 +50,18 @@ export interface Config {
    * workspace: env LISTING_CONCURRENCY_PER_TOKEN (default 2) and LISTING_CONCURRENCY_PER_WORKSPACE (default 4).
    */
   listingConcurrency: { perToken: number; perWorkspace: number };
+  /**
+   * PostgreSQL: heavy listings of one workspace running at once in this process, each holding at most
+   * one of the long reads' 8 connections (env LONG_READS_PER_WORKSPACE, default 2, below 8): however
+   * many answers three workspaces leave unread, another workspace's long read gets a connection
+   * (docs/durability.md §7).
+   */
+  longReadsPerWorkspace: number;
+  /**
+   * A streamed answer (a long listing, an export) whose connection moves no byte for this long is
+   * closed, giving its snapshot back (env LONG_READ_STALL_MS, default 10 s).
+   */
+  longReadStallMs: number;
   /** Where rate-limit counters live, shared by every instance; unset: in this process. */
   redisUrl: string | undefined;
   /**
@@ -117,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowSeconds: parseCount('SIGN_IN_LOCKOUT_SECONDS', env.SIGN_IN_LOCKOUT_SECONDS ?? '900'),
     },
     signInAttemptsPerAddressPerMinute: parseCount('SIGN_IN_ATTEMPTS_PER_ADDRESS', env.SIGN_IN_ATTEMPTS_PER_ADDRESS ?? '60'),
+    oidcStartsPerAddressPerMinute: parseCount('OIDC_STARTS_PER_ADDRESS', env.OIDC_STARTS_PER_ADDRESS ?? '60'),
     enumerationFloorMs: 250,
     ...timeouts(env),
     rateLimit: {
@@ -127,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perToken: parseCount('LISTING_CONCURRENCY_PER_TOKEN', env.LISTING_CONCURRENCY_PER_TOKEN ?? '2'),
       perWorkspace: parseCount('LISTING_CONCURRENCY_PER_WORKSPACE', env.LISTING_CONCURRENCY_PER_WORKSPACE ?? '4'),
     },
+    longReadsPerWorkspace: longReadsPerWorkspaceOf(env),
+    longReadStallMs: parseCount('LONG_READ_STALL_MS', env.LONG_READ_STALL_MS ?? '10000'),
     redisUrl: env.REDIS_URL || undefined,
     changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
     webhooks: webhookConfig(env),
@@ -134,6 +151,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKeyFile: env.SECRET_KEY_FILE || 'data/secret-key',
     oidc: oidcOf(env),
   };
+}
+
+/** Long reads' connections of an instance on PostgreSQL (LONG_READ_CONNECTIONS in db/database.ts). */
+const LONG_READ_POOL = 8;
+
+function longReadsPerWorkspaceOf(env: NodeJS.ProcessEnv): number {
+  const perWorkspace = parseCount('LONG_READS_PER_WORKSPACE', env.LONG_READS_PER_WORKSPACE ?? String(LONG_READ_POOL / 4));
+  if (perWorkspace >= LONG_READ_POOL) throw new Error(`LONG_READS_PER_WORKSPACE (${perWorkspace}) must be below the ${LONG_READ_POOL} long-read connections`);
+  return perWorkspace;
 }
 
 function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {

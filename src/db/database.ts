@@ -54,14 +54,30 @@ function longReadsOf(db: Db): Kysely<Database> | undefined {
  * The snapshot a PostgreSQL long read is read in: a REPEATABLE READ transaction on a connection of
  * the long reads' pool (longReadsOf), the caller's own inside a transaction. The caller ends it.
  */
-export function startLongRead(db: Db): Promise<ControlledTransaction<Database>> {
-  return (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
+export async function startLongRead(db: Db): Promise<ControlledTransaction<Database>> {
+  try {
+    return await (longReadsOf(db) ?? db).startTransaction().setIsolationLevel('repeatable read').execute();
+  } catch (error) {
+    throw (error as Error).message === POOL_WAIT_EXCEEDED ? new LongReadsExhausted() : error;
+  }
+}
+
+/** What pg's pool fails with when no connection came within connectionTimeoutMillis. */
+const POOL_WAIT_EXCEEDED = 'timeout exceeded when trying to connect';
+
+/** Every long-read connection stayed taken for LONG_READ_WAIT_MS: the request is answered busy, not held. */
+export class LongReadsExhausted extends Error {
+  constructor() {
+    super(`every long-read connection stayed taken for ${LONG_READ_WAIT_MS} ms`);
+  }
 }
 
 /** Connections of an instance's PostgreSQL pool for every request but the long reads. */
 const POOL_CONNECTIONS = 10;
 /** Connections for PostgreSQL's long reads, in a pool of their own; more long reads at once wait for one. */
 export const LONG_READ_CONNECTIONS = 8;
+/** How long a long read waits for one of those connections before it is answered 503 busy (docs/rules.md §3). */
+export const LONG_READ_WAIT_MS = 2_000;
 
 export interface Store {
   db: Kysely<Database>;
@@ -236,9 +252,10 @@ function openPostgres(url: string): Store {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`the schema parameter of DATABASE_URL must be a lowercase identifier, got "${schema}"`);
   }
-  const poolOf = (max: number) => new pg.Pool({ connectionString: parsed.toString(), max, options: schema ? `-c search_path=${schema}` : undefined });
+  const poolOf = (max: number, connectionTimeoutMillis = 0) =>
+    new pg.Pool({ connectionString: parsed.toString(), max, connectionTimeoutMillis, options: schema ? `-c search_path=${schema}` : undefined });
   const pool = poolOf(POOL_CONNECTIONS);
-  const longReadPool = poolOf(LONG_READ_CONNECTIONS);
+  const longReadPool = poolOf(LONG_READ_CONNECTIONS, LONG_READ_WAIT_MS);
   let schemaReady: Promise<void> | undefined;
   // Starters opening one fresh schema at once may both try to create it: the loser's duplicate key
   // (or "already exists") means the schema is there, which is all this asks.

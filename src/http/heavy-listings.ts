@@ -11,7 +11,8 @@ declare module 'fastify' {
     /**
      * A listing whose answer can be as long as the history (GET /activities): at most
      * LISTING_CONCURRENCY_PER_TOKEN of them run at once per token and LISTING_CONCURRENCY_PER_WORKSPACE
-     * per workspace, in this instance; beyond either, 429 with Retry-After (docs/rules.md §6, "Listing activities").
+     * per workspace (on PostgreSQL at most LONG_READS_PER_WORKSPACE), in this instance; beyond either, 429
+     * with Retry-After (docs/rules.md §6, "Listing activities").
      */
     heavyListing?: boolean;
   }
@@ -24,14 +25,20 @@ export const HEAVY_LISTING_RETRY_SECONDS = 1;
  * Bounds the heavy listings in flight, per token and per workspace. A listing holds its places from
  * its handler's start until its answer is written out or its connection closes, so a client that
  * does not read its answer keeps holding them: it cannot open more than its share, nor let one
- * workspace's listings take every database connection and the server's memory from the others.
+ * workspace's listings take every database connection and the server's memory from the others (nor,
+ * on PostgreSQL, two or three workspaces' listings every long-read connection).
  * The counts are of this process (each instance bounds its own listings).
  *
  * It also counts the other requests in flight, which a long listing gives way to between its pieces
  * (db/giving-way.ts).
  */
 export const heavyListings = fp(async (app: FastifyInstance) => {
-  const { perToken, perWorkspace } = app.config.listingConcurrency;
+  const { perToken } = app.config.listingConcurrency;
+  // On PostgreSQL each listing may hold a long-read connection: no workspace may hold a large share of them (docs/durability.md §7).
+  const perWorkspace =
+    app.store.dialect === 'postgres'
+      ? Math.min(app.config.listingConcurrency.perWorkspace, app.config.longReadsPerWorkspace)
+      : app.config.listingConcurrency.perWorkspace;
   const running = new Map<string, number>();
   const take = (key: string) => running.set(key, (running.get(key) ?? 0) + 1);
   const give = (key: string) => {

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { Readable } from 'node:stream';
+import type { Config } from '../config.js';
 import type { LaterPieces } from '../lib/later-pieces.js';
 import { whenClosed, type ClosingReply } from './when-closed.js';
 
@@ -40,13 +41,17 @@ export function jsonObjectOf(pieces: Array<Buffer | string> | LaterPieces): Buff
 interface TypedReply extends ClosingReply {
   type(contentType: string): { send(answer: never): unknown };
   raw: ClosingReply['raw'] & { setTimeout(ms: number, onTimeout: () => void): unknown; destroy(): unknown };
+  server: { config: Pick<Config, 'longReadStallMs'> };
 }
 
 /**
- * A streamed answer whose connection moves no byte for this long is closed: its later pieces hold a
- * database transaction open, which a client that stopped reading must not hold for ever.
+ * Closes a streamed answer once its connection moves no byte for the configured stall time
+ * (LONG_READ_STALL_MS): its later pieces hold a database snapshot, which a client that stopped
+ * reading must not hold for long (docs/durability.md §7).
  */
-export const STALLED_ANSWER_MS = 30_000;
+export function closeWhenStalled(reply: Pick<TypedReply, 'raw' | 'server'>): void {
+  reply.raw.setTimeout(reply.server.config.longReadStallMs, () => reply.raw.destroy());
+}
 
 /**
  * Answers map entries rendered by the database (see jsonObjectOf) as the route's JSON object. The
@@ -56,7 +61,7 @@ export const STALLED_ANSWER_MS = 30_000;
 export function sendRendered<Reply extends TypedReply>(reply: Reply, pieces: Array<Buffer | string> | LaterPieces): Reply {
   // The one place that knows this text already is the route's answer: `never` lets it pass as that answer's type.
   if (!Array.isArray(pieces)) {
-    reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
+    closeWhenStalled(reply);
     // Once the connection has closed (also before the answer is sent), the snapshot is let go.
     whenClosed(reply, () => void pieces.close().catch(() => undefined));
   }

@@ -75,14 +75,14 @@ describeEachStore('Report exports', (h) => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${saved.name}_2026-07-01_entries.csv"; filename*=UTF-8''${saved.name}%202026-07-01%20entries.csv`);
     const admin = await adminName(h, w);
     expect(lines(res.text.slice(1))).toEqual([
-      'Person,Project,Description,Billable,Date,Start,End,Duration (h),Duration (H:MM),Raw duration (h),Raw duration (H:MM),' +
+      'Person,Client,Project,Task,Description,Tags,Billable,Date,Start,End,Duration (h),Duration (H:MM),Raw duration (h),Raw duration (H:MM),' +
         'Revenue rate (EUR),Revenue (EUR),Revenue rate (USD),Revenue (USD),Cost rate (EUR),Cost (EUR)',
-      "Alice,Alpha,'=SUM(A1:A9),true,2026-07-01,2026-07-01 09:00:00,2026-07-01 10:30:00,1.50,1:30,1.50,1:30,100,150.00,,,40,60.00",
-      'Alice,Beta,"a, ""quoted""\nline",true,2026-07-02,2026-07-02 09:00:00,2026-07-02 09:07:30,0.25,0:15,0.13,0:08,80,20.00,,,40,10.00',
-      "Bob,Alpha,'+cmd,true,2026-07-03,2026-07-03 10:00:00,2026-07-03 12:00:00,2.00,2:00,2.00,2:00,,,50,100.00,,",
-      "Bob,Beta,'@at,true,2026-07-04,2026-07-04 10:00:00,2026-07-04 11:00:00,1.00,1:00,1.00,1:00,60,60.00,,,,",
-      `${admin},,'-minus,false,2026-07-05,2026-07-05 08:00:00,2026-07-05 08:45:00,0.75,0:45,0.75,0:45,,,,,,`,
-      'Total,,,,,,,5.50,5:30,5.38,5:23,,230.00,,100.00,,70.00',
+      "Alice,,Alpha,,'=SUM(A1:A9),,true,2026-07-01,2026-07-01 09:00:00,2026-07-01 10:30:00,1.50,1:30,1.50,1:30,100,150.00,,,40,60.00",
+      'Alice,,Beta,,"a, ""quoted""\nline",,true,2026-07-02,2026-07-02 09:00:00,2026-07-02 09:07:30,0.25,0:15,0.13,0:08,80,20.00,,,40,10.00',
+      "Bob,,Alpha,,'+cmd,,true,2026-07-03,2026-07-03 10:00:00,2026-07-03 12:00:00,2.00,2:00,2.00,2:00,,,50,100.00,,",
+      "Bob,,Beta,,'@at,,true,2026-07-04,2026-07-04 10:00:00,2026-07-04 11:00:00,1.00,1:00,1.00,1:00,60,60.00,,,,",
+      `${admin},,,,'-minus,,false,2026-07-05,2026-07-05 08:00:00,2026-07-05 08:45:00,0.75,0:45,0.75,0:45,,,,,,`,
+      'Total,,,,,,,,,,5.50,5:30,5.38,5:23,,230.00,,100.00,,70.00',
       '',
     ]);
   });
@@ -108,27 +108,27 @@ describeEachStore('Report exports', (h) => {
     const sheet = book.getWorksheet('Report')!;
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(sheet.getRow(1).values).toEqual([
-      undefined, 'User', 'Project', 'Description', 'Billable', 'Date', 'Start', 'End', 'Duration', 'Raw duration',
+      undefined, 'User', 'Client', 'Project', 'Task', 'Description', 'Tags', 'Billable', 'Date', 'Start', 'End', 'Duration', 'Raw duration',
       'Revenue rate (EUR)', 'Revenue (EUR)', 'Revenue rate (USD)', 'Revenue (USD)', 'Cost rate (EUR)', 'Cost (EUR)',
     ]);
     const first = sheet.getRow(2);
-    expect(first.getCell(3).value).toBe('=SUM(A1:A9)');
-    expect(first.getCell(4).value).toBe(true);
-    expect(first.getCell(5).value).toEqual(new Date('2026-07-01T00:00:00Z'));
-    expect(first.getCell(5).numFmt).toBe('yyyy-mm-dd');
-    expect(first.getCell(6).value).toEqual(new Date('2026-07-01T09:00:00Z'));
-    expect(first.getCell(8).numFmt).toBe('[h]:mm');
+    expect(first.getCell(5).value).toBe('=SUM(A1:A9)');
+    expect(first.getCell(7).value).toBe(true);
+    expect(first.getCell(8).value).toEqual(new Date('2026-07-01T00:00:00Z'));
+    expect(first.getCell(8).numFmt).toBe('yyyy-mm-dd');
+    expect(first.getCell(9).value).toEqual(new Date('2026-07-01T09:00:00Z'));
+    expect(first.getCell(11).numFmt).toBe('[h]:mm');
     // Durations are Excel times: fractions of a day.
     const days = (value: unknown) => (value instanceof Date ? (value.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000 : Number(value));
-    expect(days(first.getCell(8).value)).toBeCloseTo(1.5 / 24, 9);
-    expect(first.getCell(10).value).toBe(100);
-    expect(first.getCell(11).value).toBe(150);
-    expect(first.getCell(11).numFmt).toBe('#,##0.00');
+    expect(days(first.getCell(11).value)).toBeCloseTo(1.5 / 24, 9);
+    expect(first.getCell(13).value).toBe(100);
+    expect(first.getCell(14).value).toBe(150);
+    expect(first.getCell(14).numFmt).toBe('#,##0.00');
     const totals = sheet.getRow(7);
     expect(totals.getCell(1).value).toBe('Total');
     expect(totals.font).toMatchObject({ bold: true });
-    expect(days(totals.getCell(8).value)).toBeCloseTo(5.5 / 24, 9);
-    expect([totals.getCell(11).value, totals.getCell(13).value, totals.getCell(15).value]).toEqual([230, 100, 70]);
+    expect(days(totals.getCell(11).value)).toBeCloseTo(5.5 / 24, 9);
+    expect([totals.getCell(14).value, totals.getCell(16).value, totals.getCell(18).value]).toEqual([230, 100, 70]);
     expect(sheet.rowCount).toBe(7);
     const about = book.getWorksheet('About')!;
     expect(about.getRow(5).values).toEqual([undefined, 'Time zone', 'UTC']);
@@ -212,10 +212,10 @@ describeEachStore('Report exports', (h) => {
     expect(res.status).toBe(200);
     const records = lines(res.text.slice(1));
     expect(records).toHaveLength(1 + 5 + many + 1 + 1);
-    const names = records.slice(6, 6 + many).map((line) => line.split(',')[2]);
+    const names = records.slice(6, 6 + many).map((line) => line.split(',')[4]);
     expect(names).toEqual(Array.from({ length: many }, (_, i) => `Entry ${i}`));
     // 2,050 minutes rounded to 15 each (NEAREST: 1 minute is 0) plus the five entries before: 5:30; raw 142,350 s.
-    expect(records[records.length - 2]).toBe('Total,,,,,,,5.50,5:30,39.54,39:33');
+    expect(records[records.length - 2]).toBe('Total,,,,,,,,,,5.50,5:30,39.54,39:33');
   }, 180_000);
 });
 

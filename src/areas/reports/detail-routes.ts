@@ -14,6 +14,7 @@ const TAG = 'Reports';
 const DETAIL =
   'Every entry the report counts, as its summary counts them (the activities GET /activities shows the caller, closed, ' +
   'startedAt in the period, after the report\'s filters and selections), in startedAt order, then id: its user, project, ' +
+  'client (the project\'s, as it is now) and task ({id, name} or null), tags ([{id, name}] in the activity\'s order), ' +
   'rounded `duration` and `rawDuration` in seconds, and the money the caller may read. Revenue (`revenueRate`, `revenue`) ' +
   'when the report asks for revenue or profit, on the projects whose revenue rates the caller reads (administrators: all; ' +
   'project admins: the projects they administer); cost (`costRate`, `cost`) when it asks for cost or profit, administrators ' +
@@ -23,10 +24,12 @@ const DETAIL =
   '`format=csv` or `xlsx` answers every entry as one download (`Content-Disposition` names the file), written as the client reads it: ' +
   `read from the store ${DETAIL_PIECE} entries at a time (on PostgreSQL from one snapshot), so memory does not grow with the report. ` +
   'CSV: RFC 4180, UTF-8 with a byte-order mark, a header row (the report\'s `overrides` labels when `overridesEnabled`, by the ' +
-  'JSON name of the field), durations as decimal hours and H:MM, one rate and one amount column per currency, a totals row, ' +
+  'JSON name of the field): User, Client, Project, Task, Description, Tags (the names joined by ", " in one cell), Billable, ' +
+  'Date, Start, End, Duration, Raw duration, then money; durations as decimal hours and H:MM, one rate and one amount column per currency, a totals row, ' +
   'text beginning with = + - @ tab or CR prefixed with an apostrophe. XLSX: typed cells, durations `[h]:mm`, a frozen header, a totals row. ' +
-  'At most LISTING_CONCURRENCY_PER_TOKEN (default 2) such reports of one token and LISTING_CONCURRENCY_PER_WORKSPACE (default 4) ' +
-  'of one workspace run at once, each until its answer is written out; beyond either, 429 `rate-limited` with `Retry-After: 1`.';
+  'At most LISTING_CONCURRENCY_PER_TOKEN (default 2) such reports of one token and LISTING_CONCURRENCY_PER_WORKSPACE (default 4; ' +
+  'on PostgreSQL at most LONG_READS_PER_WORKSPACE, default 2) of one workspace run at once, each until its answer is written out; ' +
+  'beyond either, 429 `rate-limited` with `Retry-After: 1`. A file whose connection moves no byte for LONG_READ_STALL_MS (default 10 s) is closed.';
 
 const FILES = { 'text/csv': 'the whole report as CSV (format=csv)', [EXPORT_TYPES.xlsx]: 'the whole report as XLSX (format=xlsx)' };
 

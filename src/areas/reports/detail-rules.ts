@@ -21,7 +21,12 @@ export interface MoneyShown {
 export interface Names {
   user(userId: string): string;
   project(projectId: string): string;
+  /** The project's client (null: none). */
+  clientOf(projectId: string): { id: string; name: string } | null;
+  tag(tagId: string): string;
 }
+
+const tagsOf = (entry: ReportEntry, names: Names) => entry.tagIds.map((id) => ({ id, name: names.tag(id) }));
 
 /** An amount of `seconds` at `value` an hour, in minor units of the currency, rounded half away from zero (values are never negative). */
 export function minorAmount(seconds: number, value: number, currency: string): number {
@@ -94,6 +99,9 @@ export function detailedEntry(entry: ReportEntry, names: Names, money: MoneyShow
     billable: entry.billable,
     user: { id: entry.userId, name: names.user(entry.userId) },
     project: entry.projectId === null ? null : { id: entry.projectId, name: names.project(entry.projectId) },
+    client: entry.projectId === null ? null : names.clientOf(entry.projectId),
+    task: entry.task,
+    tags: tagsOf(entry, names),
     duration: entry.roundedDuration,
     rawDuration: entry.duration,
   };
@@ -141,8 +149,11 @@ export function detailColumns(label: Labeller, currencies: { revenue: string[] |
   });
   return [
     column('user', 'User', 'text'),
+    column('client', 'Client', 'text'),
     column('project', 'Project', 'text'),
+    column('task', 'Task', 'text'),
     column('name', 'Description', 'text'),
+    column('tags', 'Tags', 'text'),
     column('billable', 'Billable', 'boolean'),
     column('date', 'Date', 'date'),
     column('startedAt', 'Start', 'dateTime'),
@@ -184,8 +195,15 @@ export function detailRowWriter(columns: ExportColumn[], names: Names, money: Mo
         return ({ entry }) => names.user(entry.userId);
       case 'project':
         return ({ entry }) => (entry.projectId === null ? null : names.project(entry.projectId));
+      case 'client':
+        return ({ entry }) => (entry.projectId === null ? null : (names.clientOf(entry.projectId)?.name ?? null));
+      case 'task':
+        return ({ entry }) => entry.task?.name ?? null;
       case 'name':
         return ({ entry }) => entry.name;
+      case 'tags':
+        // The names in the activity's order, as one cell: `Design, Urgent`.
+        return ({ entry }) => (entry.tagIds.length === 0 ? null : entry.tagIds.map(names.tag).join(', '));
       case 'billable':
         return ({ entry }) => entry.billable;
       case 'date':

@@ -54,6 +54,9 @@ export const DetailedEntry = Type.Object(
     billable: Type.Boolean(),
     user: Type.Object({ id: Type.String(), name: Nullable(Type.String()) }),
     project: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'null: no project' })),
+    client: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'The client of the entry\'s project as it is now; null: none, or no project' })),
+    task: Nullable(Type.Object({ id: Type.String(), name: Type.String() }, { description: 'null: no task' })),
+    tags: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), { description: 'The entry\'s tags, in the order the activity has them; [] for none' }),
     duration: Type.Integer({ description: 'Seconds, rounded as the report rounds (each entry before summing)' }),
     rawDuration: Type.Integer({ description: 'Seconds as recorded (milliseconds dropped)' }),
     revenueRate: Type.Optional(Rate),
@@ -65,7 +68,9 @@ export const DetailedEntry = Type.Object(
     $id: 'DetailedReportEntry',
     title: 'DetailedReportEntry',
     description:
-      'One entry of a detailed report. `revenueRate` and `revenue` are present when the report asks for revenue or profit ' +
+      'One entry of a detailed report. `client` is its project\'s client as it is now (null: none, or no project), `task` its ' +
+      'task (null: none, also once the task is deleted), `tags` its tags in the activity\'s order; names are the current ones. ' +
+      '`revenueRate` and `revenue` are present when the report asks for revenue or profit ' +
       'and the caller may read the revenue rates of the entry\'s project (administrators: every project; a project admin: ' +
       'the projects they administer); `revenue` is `{}` for a non-billable entry or one without a revenue rate. `costRate` ' +
       'and `cost` are present for administrators when the report asks for cost or profit.',

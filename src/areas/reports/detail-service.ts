@@ -36,7 +36,7 @@ export async function detailedReport(db: Db, actor: Actor, definition: RunDefini
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
   if (query.cursor !== undefined && after === undefined) throw invalid('/query/cursor', 'is not a cursor of this report: use the link of a page');
   const run = await prepareReportRun(db, actor, definition, query.timeZone);
-  const names = namesOf(await readDirectory(db, actor.organizationId, false));
+  const names = namesOf(await readDirectory(db, actor.organizationId, { members: false, clients: true, tasks: false, tags: true }));
   const money: MoneyShown = {
     revenue: run.spec.revenue !== null,
     cost: definition.metrics.includes('cost') || definition.metrics.includes('profit'),
@@ -65,6 +65,11 @@ function namesOf(directory: Awaited<ReturnType<typeof readDirectory>>): Names {
   return {
     user: (userId) => directory.users.get(userId)?.label ?? userId,
     project: (projectId) => directory.projects.get(projectId)?.name ?? projectId,
+    clientOf: (projectId) => {
+      const clientId = directory.projects.get(projectId)?.clientId ?? null;
+      return clientId === null ? null : { id: clientId, name: directory.clients.get(clientId)?.name ?? clientId };
+    },
+    tag: (tagId) => directory.tags.get(tagId)?.name ?? tagId,
   };
 }
 

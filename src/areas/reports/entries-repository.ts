@@ -5,6 +5,7 @@ import { fromDbBool, toDbBool } from '../../db/values.js';
 import type { ReaderScope } from '../../domain/policy.js';
 import type { ReportPeriod } from './engine/period.js';
 import { roundSeconds, type Rounding } from './engine/rounding.js';
+import type { EntryFilters } from './engine/filters.js';
 import type { EntryKey, EntrySelection, ReportEntry } from './engine/selection.js';
 
 /*
@@ -31,10 +32,54 @@ const and = (conditions: Array<RawBuilder<unknown> | null>) => sql.join(conditio
 
 const inList = (column: string, ids: readonly string[]) => (ids.length === 0 ? sql`1 = 0` : sql`${sql.ref(column)} in (${sql.join(ids)})`);
 
+/** Rows whose column holds one of the ids, or (`orNull`) none; no row for an empty list without null. */
+function idsOrNull(column: string, ids: readonly string[], orNull: boolean): RawBuilder<unknown> {
+  const listed = ids.length === 0 ? null : inList(column, ids);
+  if (orNull) return listed === null ? sql`${sql.ref(column)} is null` : sql`(${listed} or ${sql.ref(column)} is null)`;
+  return listed ?? sql`1 = 0`;
+}
+
+/** Entries on a project of these clients, or (`noClient`) on a project without one or on none. */
+function clientCondition(organizationId: string, ids: readonly string[], noClient: boolean): RawBuilder<unknown> {
+  if (ids.length === 0 && !noClient) return sql`1 = 0`;
+  const ofClients = sql`a.project_id in (select cp.id from projects cp where cp.organization_id = ${organizationId} and ${idsOrNull('cp.client_id', ids, noClient)})`;
+  return noClient ? sql`(a.project_id is null or ${ofClients})` : ofClients;
+}
+
+/** Whether the entry carries some tag (of these ids, when given): one probe of activity_tags' key. */
+const carries = (ids?: readonly string[]) =>
+  sql`exists (select 1 from activity_tags ft where ft.activity_id = a.id${ids === undefined ? sql`` : sql` and ft.tag_id in (${sql.join(ids)})`})`;
+
+/**
+ * An entry's tags against a tagIds filter (docs/rules.md §6 Reports, "Filters"): `any` of the ids,
+ * `all` of them, or `none` of them; `untagged` (null in the list) is the "no tag" of an entry without
+ * tags, so `any` also keeps those, `all` keeps only those (when it lists no tag beside it), `none`
+ * leaves them out.
+ */
+function tagCondition({ ids, untagged, match }: EntryFilters['tagIds'][number]): RawBuilder<unknown> | null {
+  const listed = ids.length === 0 ? null : ids;
+  switch (match) {
+    case 'any': {
+      const either = [listed === null ? null : carries(listed), untagged ? sql`not ${carries()}` : null].filter((c) => c !== null);
+      return either.length === 0 ? sql`1 = 0` : sql`(${sql.join(either, sql` or `)})`;
+    }
+    case 'all':
+      if (untagged) return listed === null ? sql`not ${carries()}` : sql`1 = 0`;
+      // The key (activity_id, tag_id) holds each tag of an entry once: all of them is as many as listed.
+      return listed === null
+        ? null
+        : sql`(select count(*) from activity_tags ft where ft.activity_id = a.id and ft.tag_id in (${sql.join(listed)})) = ${listed.length}`;
+    case 'none': {
+      const neither = [listed === null ? null : sql`not ${carries(listed)}`, untagged ? carries() : null].filter((c) => c !== null);
+      return neither.length === 0 ? null : and(neither);
+    }
+  }
+}
+
 /**
  * The conditions on one activity (alias `a`): the workspace, closed, startedAt in the period (the
  * range of the activities_organization_started index), visible to the caller, and the filters that
- * look at the entry itself (billable, users, projects, name).
+ * look at the entry itself (billable, users, projects, clients, tasks, tags, name).
  */
 export function entryConditions(dialect: Dialect, spec: SelectionSpec, slice?: RawBuilder<unknown>): RawBuilder<unknown> {
   const { filters, organizationId } = spec;
@@ -48,11 +93,10 @@ export function entryConditions(dialect: Dialect, spec: SelectionSpec, slice?: R
   ];
   for (const billable of filters.billable) conditions.push(sql`a.billable = ${toDbBool(billable)}`);
   for (const ids of filters.userIds) conditions.push(inList('a.user_id', ids));
-  for (const { ids, noProject } of filters.projectIds) {
-    const listed = ids.length === 0 ? null : inList('a.project_id', ids);
-    if (noProject) conditions.push(listed === null ? sql`a.project_id is null` : sql`(${listed} or a.project_id is null)`);
-    else conditions.push(listed ?? sql`1 = 0`);
-  }
+  for (const { ids, noProject } of filters.projectIds) conditions.push(idsOrNull('a.project_id', ids, noProject));
+  for (const { ids, noClient } of filters.clientIds) conditions.push(clientCondition(organizationId, ids, noClient));
+  for (const { ids, noTask } of filters.taskIds) conditions.push(idsOrNull('a.task_id', ids, noTask));
+  for (const filter of filters.tagIds) conditions.push(tagCondition(filter));
   // ASCII letters without regard to case, every other character exactly, the same on both stores:
   // SQLite's lower() folds ASCII only, as PostgreSQL's does under the "C" collation.
   for (const text of filters.nameContains) {
@@ -118,7 +162,7 @@ export function entriesPageStatement(
 ): RawBuilder<EntryRow> {
   const after = page.after === undefined ? sql`` : sql` and a.started_at >= ${page.after.startedAt} and (a.started_at > ${page.after.startedAt} or a.id > ${page.after.id})`;
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'a.user_id', 'a.project_id');
-  return sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.billable, a.started_at, a.ended_at,
+  return sql<EntryRow>`select a.id, a.name, a.user_id, a.project_id, a.task_id, a.tag_ids, a.billable, a.started_at, a.ended_at,
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
     from activities a
     where ${entryConditions(dialect, spec)} and ${entryPairConditions(spec, archived)}${after}
@@ -153,6 +197,8 @@ export async function reportEntriesPage(
       userId: row.user_id,
       projectId: row.project_id,
       memberId,
+      task: row.task_id === null ? null : { id: row.task_id, name: lookups.tasks.get(row.task_id) ?? row.task_id },
+      tagIds: tagIdsOf(row.tag_ids),
       billable: fromDbBool(row.billable),
       startedAt: row.started_at,
       endedAt: row.ended_at,
@@ -168,8 +214,9 @@ export async function reportEntriesPage(
 /**
  * What the entries of a run need beside themselves, read once for the run: the archived projects,
  * users and memberships its rules leave out, the membership of each entry's user in its project
- * (null: none), and the revenue and cost rates of the period by member and by user. A long export
- * reads its pieces with one, so only a piece bringing a new member or user looks anything up.
+ * (null: none), the names of the entries' tasks, and the revenue and cost rates of the period by
+ * member and by user. A long export reads its pieces with one, so only a piece bringing a new member,
+ * user or task looks anything up.
  */
 export interface EntryLookups {
   organizationId: string;
@@ -177,6 +224,8 @@ export interface EntryLookups {
   archived: ArchivedSets;
   /** By project, then user. */
   members: Map<string, Map<string, string | null>>;
+  /** Task names by id. */
+  tasks: Map<string, string>;
   revenueRates: Map<string, RatePeriod[]>;
   costRates: Map<string, RatePeriod[]>;
 }
@@ -200,18 +249,20 @@ export async function entryLookups(db: Db, spec: SelectionSpec): Promise<EntryLo
           .execute(db)
           .then(({ rows }) => rows.map((row): [string, string] => [row.project_id, row.user_id])),
   ]);
-  return { organizationId, period: spec.period, archived: { projects, users, memberships }, members: new Map(), revenueRates: new Map(), costRates: new Map() };
+  return { organizationId, period: spec.period, archived: { projects, users, memberships }, members: new Map(), tasks: new Map(), revenueRates: new Map(), costRates: new Map() };
 }
 
 const idsOf = async (statement: RawBuilder<unknown>, db: Db): Promise<string[]> =>
   ((await statement.execute(db)).rows as Array<{ id: string }>).map((row) => row.id);
 
 /** Reads into the lookups what these entries need and they do not hold yet. */
-async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<EntryRow, 'project_id' | 'user_id'>>): Promise<void> {
+async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<EntryRow, 'project_id' | 'user_id' | 'task_id'>>): Promise<void> {
   const pairs = new Map<string, [string, string]>();
   const users = new Set<string>();
+  const tasks = new Set<string>();
   for (const row of rows) {
     if (!lookups.costRates.has(row.user_id)) users.add(row.user_id);
+    if (row.task_id !== null && !lookups.tasks.has(row.task_id)) tasks.add(row.task_id);
     if (row.project_id !== null && lookups.members.get(row.project_id)?.has(row.user_id) !== true) {
       pairs.set(`${row.project_id} ${row.user_id}`, [row.project_id, row.user_id]);
     }
@@ -219,7 +270,19 @@ async function lookUp(db: Db, lookups: EntryLookups, rows: ReadonlyArray<Pick<En
   const newMembers = await membershipsOf(db, lookups, pairs);
   await ratePeriods(db, 'revenue_rates', 'member_id', newMembers, lookups.period, lookups.revenueRates);
   await ratePeriods(db, 'cost_rates', 'user_id', [...users], lookups.period, lookups.costRates);
+  await taskNames(db, lookups, [...tasks]);
 }
+
+/** Records the names of these tasks. */
+async function taskNames(db: Db, lookups: EntryLookups, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { rows } = await sql<{ id: string; name: string }>`select id, name from tasks
+    where organization_id = ${lookups.organizationId} and id in (${sql.join(ids)})`.execute(db);
+  for (const row of rows) lookups.tasks.set(row.id, row.name);
+}
+
+/** An entry's tag ids from the activity's `tag_ids` text, in its order. */
+const tagIdsOf = (text: string): string[] => (text === '[]' ? [] : (JSON.parse(text) as string[]));
 
 /** An entry's length in whole seconds, milliseconds dropped (as secondsSql computes it in a statement). */
 const wholeSeconds = (startedAt: string, endedAt: string): number => Math.floor((Date.parse(endedAt) - Date.parse(startedAt)) / 1000);
@@ -325,6 +388,9 @@ interface EntryRow {
   name: string;
   user_id: string;
   project_id: string | null;
+  task_id: string | null;
+  /** A JSON array text of ids (migration 0019). */
+  tag_ids: string;
   billable: boolean | number;
   started_at: string;
   ended_at: string;

@@ -23,34 +23,47 @@ const RUN_RULES = [
     'entries on archived projects are left out; unless showArchivedMembers, entries of archived users and of archived ' +
     'memberships are left out.',
   'Filters (each object understood when every key is one of these, all applying together): {"billable": true|false}, ' +
-    '{"userIds": [ids]}, {"projectIds": [ids, null for no project]}, {"nameContains": "text"} (ASCII letters without regard ' +
-    'to case). Other objects are listed in ignoredFilters as sent and change nothing.',
+    '{"userIds": [ids]}, {"projectIds": [ids, null for no project]}, {"clientIds": [ids, null for no client]} (entries on ' +
+    'projects of these clients), {"taskIds": [ids, null for no task]}, {"tagIds": [ids, null for no tag], "match": "any"|"all"|"none"} ' +
+    '(any, the default: the entry carries one of them; all: every one of them; none: none of them; null is the "no tag" of an ' +
+    'entry without tags; match only beside tagIds), {"nameContains": "text"} (ASCII letters without regard to case). Ids that ' +
+    'name nothing select nothing (none of them: everything), never an error. Other objects (unknown keys, values of the wrong ' +
+    'type) are listed in ignoredFilters as sent and change nothing; a filter that is not an object is 422.',
   'Rounding: when the organization\'s rounding is enabled, each entry\'s duration (whole seconds, milliseconds dropped) is ' +
     'rounded to interval minutes (DOWN, UP, or NEAREST with a half interval going up) before summing; money uses the rounded time.',
   'Money: revenue = rounded billable hours × the value of the entry\'s member\'s revenue rate whose [from, to) holds startedAt ' +
     '(the member: the entry\'s user in its project); cost = rounded hours × the user\'s cost rate in force at startedAt; profit = ' +
     'revenue − cost; per currency. Each leaf row\'s exact sum is rounded once to the currency\'s ISO 4217 minor unit (half away ' +
-    'from zero); parent rows and totals are the sums of their rounded children, so every total equals the sum of its rows. ' +
+    'from zero); parent rows and totals are the sums of their rounded children, so every total equals the sum of its rows ' +
+    '(except above a tag dimension: see By tag). ' +
     'Billable time with no revenue rate is unpricedBillableTime, time with no cost rate uncostedTime.',
   'Who sees money: revenue needs revenue-rate access (an Administrator: every project; a project admin: the projects they ' +
     'administer, other billable time then shows as revenueWithheldTime); cost and profit are Administrators\' only. Asking ' +
     'for a metric one may read none of is 403 naming it.',
-  'Rows: a tree following dimensions (rows[].rows for the next, absent at the leaf). Keys: project, user or member id (null: ' +
-    'no project / no member), day 2026-07-01, ISO week 2026-W27, month 2026-07, each entry\'s day, week and month taken at its ' +
-    'own startedAt in the zone (right across DST changes). Order: days, weeks and months in time order; projects, users and ' +
-    'members by label without regard to case, then label, then id; no project / no member last. Every row carries entries ' +
-    '(count) and the asked metrics.',
-  `hideEmptyRows false fills every day, week or month of the period (at most ${MAX_FILLED_BUCKETS} of a dimension) and every ` +
+  'Rows: a tree following dimensions (rows[].rows for the next, absent at the leaf). Keys: project, user, member, client, task ' +
+    'or tag id (null: no project / member / client / task / tag), day 2026-07-01, ISO week 2026-W27, month 2026-07, each entry\'s ' +
+    'day, week and month taken at its own startedAt in the zone (right across DST changes). Labels: names (a user\'s email when ' +
+    'unnamed; clients, tasks and tags by their current names; a client is the project\'s as it is now), No project, No member, ' +
+    'No client, No task, No tag. Order: days, weeks and months in time order; the others by label without regard to case, then ' +
+    'label, then id; null keys last. Every row carries entries (count) and the asked metrics.',
+  'By tag: an entry with several tags counts in the row of each of its tags (untagged ones in No tag) and once in the row ' +
+    'above the tag dimension and in the totals: the rows of the dimension just above tag (the totals when tag comes first) ' +
+    'count each entry once and round its money once from their own exact sums, so the tag rows under them may add up to more. ' +
+    'Under a tag, the next dimensions split its entries, each once.',
+  `hideEmptyRows false fills every day, week or month of the period (at most ${MAX_FILLED_BUCKETS} of a dimension), every ` +
     'project, user and member whose entries the caller could see in this report (under a project: its members; under a user: ' +
-    `their projects) with zeros, at most ${MAX_ROWS} rows in all.`,
+    'their projects), the clients and tasks of those projects (a User: of their projects only), and every tag but those a ' +
+    '"match": "none" filter leaves out, with zeros; under a row of no project, member, client, task or tag only days, weeks and ' +
+    `months; at most ${MAX_ROWS} rows in all.`,
 ].join(' ');
 
 /** The files a run answers besides JSON (src/areas/reports/exports/). */
 const RUN_FILES = {
   'text/csv':
     'format=csv: RFC 4180, UTF-8 with a byte-order mark; a header row (the report\'s `overrides` labels by dimension or metric ' +
-    'name when `overridesEnabled`); one row per leaf of the tree with a column per dimension (names; days, weeks and months by ' +
-    'key) and per metric (durations as decimal hours and H:MM, one money column per currency), then a totals row; text ' +
+    'name when `overridesEnabled`); one row per leaf of the tree with a column per dimension (Project, User, Member, Client, ' +
+    'Task, Tag: names; days, weeks and months by key) and per metric (durations as decimal hours and H:MM, one money column per ' +
+    'currency), then a totals row (by tag counting each entry once); text ' +
     'beginning with = + - @ tab or CR prefixed with an apostrophe',
   [EXPORT_TYPES.xlsx]: 'format=xlsx: the same table with typed cells (durations `[h]:mm`, money with its currency\'s decimals, days as dates), a frozen header and a bold totals row',
   [EXPORT_TYPES.pdf]:

@@ -3,7 +3,7 @@ import type { Actor } from '../../domain/actor.js';
 import type { DetailQuery } from './detail-schemas.js';
 import { detailedReport, type DetailAnswer } from './detail-service.js';
 import { readDirectory } from './directory-repository.js';
-import { planSummary, summarize, type SummaryResult } from './engine/summary.js';
+import { assertSummaryFillable, fillsEmptyRows, planSummary, summarize, type SummaryResult } from './engine/summary.js';
 import { prepareReportRun, type RunDefinition } from './run-preparation.js';
 import { newReportFields } from './rules.js';
 import type { FormattedRun } from './run-formats.js';
@@ -42,7 +42,10 @@ async function savedDefinition(db: Db, actor: Actor, reportId: string): Promise<
 async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZone: string | undefined): Promise<SummaryResult> {
   const run = await prepareReportRun(db, actor, definition, timeZone);
   const plan = planSummary(run);
-  const [groups, directory] = await Promise.all([summaryGroups(db, run.spec, plan), readDirectory(db, run.spec.organizationId, plan.withMembers)]);
+  const directoryRead = readDirectory(db, run.spec.organizationId, plan.directory);
+  // Too many empty rows to fill shows in the directory alone: refused before the entries are read.
+  if (fillsEmptyRows(run)) assertSummaryFillable(run, plan, await directoryRead);
+  const [groups, directory] = await Promise.all([summaryGroups(db, run.spec, plan), directoryRead]);
   return summarize(run, plan, { groups, directory });
 }
 

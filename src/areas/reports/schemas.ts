@@ -12,7 +12,7 @@ export const PERIODS = [
   'thisYear',
   'lastYear',
 ] as const;
-export const DIMENSIONS = ['project', 'user', 'member', 'day', 'week', 'month'] as const;
+export const DIMENSIONS = ['project', 'user', 'member', 'day', 'week', 'month', 'client', 'task', 'tag'] as const;
 export const METRICS = ['time', 'billableTime', 'revenue', 'cost', 'profit'] as const;
 
 /** Bounds of the free-form parts of a report. */
@@ -25,7 +25,9 @@ const Dimensions = Type.Array(StringEnum(DIMENSIONS), {
   minItems: 1,
   maxItems: DIMENSIONS.length,
   uniqueItems: true,
-  description: `Grouping, in order: some of ${DIMENSIONS.join(', ')}; each at most once`,
+  description:
+    `Grouping, in order: some of ${DIMENSIONS.join(', ')}; each at most once. client: the project's client; task: the entry's ` +
+    'task; tag: each of the entry\'s tags (an entry counts in each of its tags\' rows, and once in the row above and in the totals)',
 });
 const Metrics = Type.Array(StringEnum(METRICS), {
   minItems: 1,
@@ -33,7 +35,17 @@ const Metrics = Type.Array(StringEnum(METRICS), {
   uniqueItems: true,
   description: `Columns: some of ${METRICS.join(', ')}; each at most once`,
 });
-const Filter = Type.Object({}, { additionalProperties: true, maxProperties: 50, description: 'Free-form filter object' });
+const Filter = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    maxProperties: 50,
+    description:
+      'A filter object: {"billable": bool}, {"userIds": [...]}, {"projectIds": [..., null]}, {"clientIds": [..., null]}, ' +
+      '{"taskIds": [..., null]}, {"tagIds": [..., null], "match": "any"|"all"|"none"} (default any) or {"nameContains": "text"}, ' +
+      'keys combined in one object applying together; any other object is listed in ignoredFilters and changes nothing',
+  },
+);
 const Filters = Type.Array(Filter, { maxItems: MAX_FILTERS });
 const Override = Type.Object({
   column: Type.String({ maxLength: 200 }),
@@ -169,11 +181,17 @@ const metricFields = {
   ),
 };
 
-/** A row of the tree; `rows` holds the next dimension's rows, absent at the leaf. Written out for the six levels dimensions allow. */
+/** A row of the tree; `rows` holds the next dimension's rows, absent at the leaf. Written out for as many levels as dimensions allow. */
 function rowSchema(levels: number): TSchema {
   return Type.Object({
-    key: Nullable(Type.String({ description: 'Project, user or member id (null: no project / no member); 2026-07-01, 2026-W27, 2026-07' })),
-    label: Type.String({ description: 'Project name, user name (email when unnamed), or the formatted day, week or month' }),
+    key: Nullable(
+      Type.String({ description: 'Project, user, member, client, task or tag id (null: no project / member / client / task / tag); 2026-07-01, 2026-W27, 2026-07' }),
+    ),
+    label: Type.String({
+      description:
+        'Project, client, task or tag name, user name (email when unnamed), No project / No member / No client / No task / No tag, ' +
+        'or the formatted day, week or month',
+    }),
     ...metricFields,
     ...(levels > 1 ? { rows: Type.Optional(Type.Array(rowSchema(levels - 1))) } : {}),
   });
@@ -191,7 +209,9 @@ export const ReportResult = Type.Object(
       { enabled: Type.Boolean(), interval: Type.Integer({ description: 'Minutes' }), mode: StringEnum(['NEAREST', 'UP', 'DOWN']) },
       { description: 'The organization\'s rounding, applied to each entry before summing when enabled' },
     ),
-    totals: Type.Object(metricFields, { description: 'The sums of the top rows' }),
+    totals: Type.Object(metricFields, {
+      description: 'The sums of the top rows; grouped by tag first, each entry once (the tag rows may add up to more)',
+    }),
     rows: Type.Array(rowSchema(DIMENSIONS.length)),
     ignoredFilters: Type.Array(Filter, { description: 'Filter objects the grammar does not understand, as sent; they changed nothing' }),
   },

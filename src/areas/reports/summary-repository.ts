@@ -9,8 +9,8 @@ import { entryConditions, pairConditions, roundedSecondsSql, scopeCondition, sec
 
 /*
  * The SQL of a summary, on either store: one statement that groups the selection's entries
- * (entries-repository.ts) by user, project, time buckets and rate period, and joins the groups to
- * their rates. Every rule here is in docs/rules.md §6 Reports.
+ * (entries-repository.ts) by user, project, task and tag when asked, time buckets and rate period,
+ * and joins the groups to their rates. Every rule here is in docs/rules.md §6 Reports.
  */
 
 /**
@@ -20,15 +20,16 @@ import { entryConditions, pairConditions, roundedSecondsSql, scopeCondition, sec
  * activities_project_started), each leaving out the rows of the branches before it, so no entry
  * counts twice and no branch reads the whole workspace's period.
  */
-function summarySource(dialect: Dialect, spec: SelectionSpec): RawBuilder<unknown> {
+function summarySource(dialect: Dialect, spec: SelectionSpec, extraColumns: readonly string[]): RawBuilder<unknown> {
   const { entries, organizationId } = spec;
   if (entries.all) return sql`activities a where ${entryConditions(dialect, spec)}`;
   const reach = (scope: (typeof entries.scopes)[number]) =>
     readableRows({ all: false, userId: entries.userId, scopes: [scope] }, { organizationId, userColumn: 'a.user_id', projectColumn: 'a.project_id' });
+  const columns = sql.raw(['a.user_id', 'a.project_id', ...extraColumns, 'a.billable', 'a.started_at', 'a.ended_at'].join(', '));
   const branches = entries.scopes.map((scope, index) => {
     const earlier = entries.scopes.slice(0, index).map((before) => sql`not ${reach(before)}`);
     const slice = sql.join([reach(scope), ...earlier], sql` and `);
-    return sql`select a.user_id, a.project_id, a.billable, a.started_at, a.ended_at from activities a where ${entryConditions(dialect, spec, slice)}`;
+    return sql`select ${columns} from activities a where ${entryConditions(dialect, spec, slice)}`;
   });
   if (branches.length === 0) return sql`activities a where 1 = 0`;
   return sql`(${sql.join(branches, sql` union all `)}) a`;
@@ -92,38 +93,107 @@ const RATE_COLUMNS =
   'cr.id as cost_rate_id, cr.currency as cost_currency, cr.value as cost_value';
 
 /** What the statement groups by and looks up, from the summary's plan (engine/summary.ts). */
-export type SummaryQuery = Pick<SummaryPlan, 'timeDimensions' | 'zone' | 'withRates'>;
+export type SummaryQuery = Pick<SummaryPlan, 'dimensions' | 'timeDimensions' | 'zone' | 'withRates'>;
 
 /** The instants where some rate changes, from rateChangesIn (none without rates). */
 type RateChanges = { rateChanges: string[] };
 
+/** The sums of a group, and (by tag) the same counting each entry in one of its tags only. */
+const SUMS = ['entries', 'time', 'billable_time', 'billable_entries'] as const;
+
+/**
+ * Group keys in byte order on PostgreSQL, for groupings by task or tag. Its planner cannot tell how
+ * few such groups a period has (it takes the product of the columns' distinct values), so it sorts
+ * the entries to group them; under the database's collation (anything but "C") each comparison is a
+ * full collation of two ids, with abbreviated keys off, several times the rest of the statement.
+ * Compared byte by byte the sort takes its abbreviated keys, and groups are the same: ids and
+ * buckets are equal exactly when their bytes are. The groups' keys go back to the database's
+ * collation before they are joined, so the joins keep their indexes.
+ */
+interface GroupKeys {
+  /** `expression as name`, for the select list of the query that groups. */
+  select(expression: string, name: string): string;
+  /** The grouped query, its keys back in the database's collation (names: its keys, then its sums). */
+  restored(groups: RawBuilder<unknown>, keys: readonly string[], sums: readonly string[]): RawBuilder<unknown>;
+}
+
+function groupKeys(dialect: Dialect, byteOrder: boolean): GroupKeys {
+  if (dialect !== 'postgres' || !byteOrder) return { select: (expression, name) => (expression === `a.${name}` ? expression : `${expression} as ${name}`), restored: (groups) => groups };
+  return {
+    select: (expression, name) => `${expression} collate "C" as ${name}`,
+    restored: (groups, keys, sums) =>
+      sql`select ${sql.raw([...keys.map((key) => `k.${key} collate "default" as ${key}`), ...sums.map((sum) => `k.${sum}`)].join(', '))} from (${groups}) k`,
+  };
+}
+
+/**
+ * By tag, the groups of one tag set (the activities' `tag_ids`, which hold the same tags as
+ * activity_tags, written with them) made groups of one tag each: each group of the inner query is
+ * repeated for each of its tags (once, with a null tag, when it has none), and summed again by tag.
+ * The repetition of a group's first tag (or its null tag) also sums into the `once_` columns: there
+ * every entry counts exactly once, which rows above the tag dimension and the totals add up.
+ *
+ * On PostgreSQL the tags are unnested from an array: the planner expects 10 elements of an array it
+ * cannot see, against 100 rows of any set-returning function, and with that the plan of a month
+ * stays under the cost at which PostgreSQL compiles it (jit_above_cost), which takes longer than
+ * running it.
+ */
+function byTagStatement(dialect: Dialect, inner: RawBuilder<unknown>, keys: readonly string[], order: GroupKeys): RawBuilder<unknown> {
+  const tags = `case when g.tag_ids = '[]' then '[null]' else g.tag_ids end`;
+  const [each, first] =
+    dialect === 'postgres'
+      ? [`cross join lateral unnest(array(select jsonb_array_elements_text((${tags})::jsonb))) with ordinality as t(value, key)`, 't.key = 1']
+      : [`cross join json_each(${tags}) t`, 't.key = 0'];
+  const grouped = keys.map((key) => (key === 'tag_ids' ? order.select('t.value', 'tag_id') : `g.${key}`));
+  const sums = SUMS.flatMap((sum) => [`sum(g.${sum}) as ${sum}`, `sum(case when ${first} then g.${sum} else 0 end) as once_${sum}`]);
+  return sql`select ${sql.raw([...grouped, ...sums].join(', '))} from (${inner}) g ${sql.raw(each)}
+    group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
+}
+
 /**
  * The summary's aggregate: one SQL statement. The inner query reads the period's range of activities
  * (activities_organization_started, or a User's own index ranges) and groups it by user, project, the
- * asked time buckets and the rate period (the stretch between two rate changes, in which every
- * entry of one member has the same rates), rounding each entry before summing. The outer query joins
- * those few groups, not the entries, to users, projects, memberships and the rates in force.
+ * task and the tag set when grouped by them, the asked time buckets and the rate period (the stretch
+ * between two rate changes, in which every entry of one member has the same rates), rounding each
+ * entry before summing; by tag, those groups are summed again by each tag (byTagStatement). The outer
+ * query joins those few groups, not the entries, to users, projects (and their clients), memberships
+ * and the rates in force.
  */
 export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: SummaryQuery & RateChanges): RawBuilder<GroupRow> {
   const rounded = roundedSecondsSql(secondsSql(dialect), spec.rounding);
-  const keys = query.timeDimensions.map((dimension) => `${bucketSql(dialect, dimension, query.zone)} as b_${dimension}`);
-  const rateAt = query.withRates
-    ? intervalCase('a.started_at', query.rateChanges, [spec.period.start, ...query.rateChanges].map(instantLiteral))
-    : null;
-  if (rateAt !== null) keys.push(`${rateAt} as rate_at`);
-  const grouped = ['a.user_id', 'a.project_id', ...keys];
+  const byTask = query.dimensions.includes('task');
+  const byTag = query.dimensions.includes('tag');
+  const records = [...(byTask ? ['task_id'] : []), ...(byTag ? ['tag_ids'] : [])];
+  const order = groupKeys(dialect, records.length > 0);
+  const keys: Array<[string, string]> = [
+    ['a.user_id', 'user_id'],
+    ['a.project_id', 'project_id'],
+    ...records.map((column): [string, string] => [`a.${column}`, column]),
+    ...query.timeDimensions.map((dimension): [string, string] => [bucketSql(dialect, dimension, query.zone), `b_${dimension}`]),
+  ];
+  if (query.withRates) keys.push([intervalCase('a.started_at', query.rateChanges, [spec.period.start, ...query.rateChanges].map(instantLiteral)), 'rate_at']);
+  const grouped = keys.map(([expression, name]) => order.select(expression, name));
   const inner = sql`select ${sql.raw(grouped.join(', '))}, count(*) as entries, sum(${sql.raw(rounded)}) as time,
     sum(case when a.billable then ${sql.raw(rounded)} else 0 end) as billable_time, sum(case when a.billable then 1 else 0 end) as billable_entries
-    from ${summarySource(dialect, spec)}
+    from ${summarySource(dialect, spec, records.map((column) => `a.${column}`))}
     group by ${sql.raw(grouped.map((_, index) => String(index + 1)).join(', '))}`;
-  const bucketColumns = query.timeDimensions.map((dimension) => `, g.b_${dimension}`).join('');
+  const names = keys.map(([, name]) => name);
+  const groups = byTag
+    ? order.restored(byTagStatement(dialect, inner, names, order), names.map((name) => (name === 'tag_ids' ? 'tag_id' : name)), SUMS.flatMap((sum) => [sum, `once_${sum}`]))
+    : order.restored(inner, names, SUMS);
+  const recordColumns = [
+    ...(query.dimensions.includes('client') ? ['p.client_id'] : []),
+    ...(byTask ? ['g.task_id'] : []),
+    ...(byTag ? ['g.tag_id', ...SUMS.map((sum) => `g.once_${sum}`)] : []),
+  ];
+  const groupColumns = [...recordColumns, ...query.timeDimensions.map((dimension) => `g.b_${dimension}`)].map((column) => `, ${column}`).join('');
   const readable = spec.revenue === null ? null : scopeCondition(spec.revenue, spec.organizationId, 'g.user_id', 'g.project_id');
   const rates = query.withRates ? sql.raw(RATE_JOINS('g.rate_at', 'g.user_id')) : sql``;
   const rateColumns = sql.raw(query.withRates ? `, ${RATE_COLUMNS}` : '');
-  return sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(bucketColumns)},
+  return sql<GroupRow>`select g.user_id, g.project_id, pm.id as member_id${sql.raw(groupColumns)},
       g.entries, g.time, g.billable_time, g.billable_entries${rateColumns},
       ${readable === null ? sql`1` : sql`case when ${readable} then 1 else 0 end`} as revenue_readable
-    from (${inner}) g
+    from (${groups}) g
     join users u on u.id = g.user_id
     left join projects p on p.id = g.project_id
     left join project_members pm on pm.project_id = g.project_id and pm.user_id = g.user_id
@@ -135,13 +205,20 @@ export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: S
 export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
   const rateChanges = query.withRates ? await rateChangesIn(db, spec.organizationId, spec.period) : [];
   const { rows } = await summaryStatement(dialectOf(db), spec, { ...query, rateChanges }).execute(db);
-  return rows.map((row) => toGroup(row, query.timeDimensions));
+  return rows.map((row) => toGroup(row, query));
 }
 
 interface GroupRow {
   user_id: string;
   project_id: string | null;
   member_id: string | null;
+  client_id?: string | null;
+  task_id?: string | null;
+  tag_id?: string | null;
+  once_entries?: number | string;
+  once_time?: number | string;
+  once_billable_time?: number | string;
+  once_billable_entries?: number | string;
   b_day?: string;
   b_week?: string;
   b_month?: string;
@@ -162,13 +239,13 @@ interface GroupRow {
 const rateOf = (id: string | null | undefined, currency: string | null | undefined, value: number | string | null | undefined) =>
   id == null ? null : { currency: currency!, value: Number(value) };
 
-function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
+function toGroup(row: GroupRow, { dimensions, timeDimensions }: SummaryQuery): SummaryGroup {
   const buckets: SummaryGroup['buckets'] = {};
   for (const dimension of timeDimensions) {
     const key = row[`b_${dimension}`]!;
     buckets[dimension] = dimension === 'week' ? weekKeyOfMonday(key) : key;
   }
-  return {
+  const group: SummaryGroup = {
     userId: row.user_id,
     projectId: row.project_id,
     memberId: row.member_id,
@@ -181,4 +258,16 @@ function toGroup(row: GroupRow, timeDimensions: TimeDimension[]): SummaryGroup {
     costRate: rateOf(row.cost_rate_id, row.cost_currency, row.cost_value),
     revenueReadable: Number(row.revenue_readable) === 1,
   };
+  if (dimensions.includes('client')) group.clientId = row.client_id ?? null;
+  if (dimensions.includes('task')) group.taskId = row.task_id ?? null;
+  if (dimensions.includes('tag')) {
+    group.tagId = row.tag_id ?? null;
+    group.once = {
+      entries: Number(row.once_entries),
+      billableEntries: Number(row.once_billable_entries),
+      time: Number(row.once_time),
+      billableTime: Number(row.once_billable_time),
+    };
+  }
+  return group;
 }

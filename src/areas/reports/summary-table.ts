@@ -5,7 +5,7 @@ import type { Cell, ExportColumn, ExportTable } from './exports/table.js';
 
 /*
  * A summary as an export's table (docs/rules.md §6 Report exports): one row per leaf of the tree,
- * with a column per dimension (a project's, user's or member's name; a day as a date; a week
+ * with a column per dimension (a project's, user's, member's, client's, task's or tag's name; a day as a date; a week
  * `2026-W27` and a month `2026-07` as their keys) and per metric (durations, entries, one money column
  * per currency of the totals), then the totals row. The PDF's chart shows the first dimension's rows.
  */
@@ -17,6 +17,9 @@ const DIMENSION_LABELS: Record<Dimension, string> = {
   day: 'Day',
   week: 'Week',
   month: 'Month',
+  client: 'Client',
+  task: 'Task',
+  tag: 'Tag',
 };
 
 type DurationMetric = 'time' | 'billableTime' | 'unpricedBillableTime' | 'uncostedTime' | 'revenueWithheldTime';

@@ -71,9 +71,31 @@ export function zoneOffsets(zone: string, period: { start: string; end: string }
   return { changes: segments.slice(1).map((segment) => new Date(segment.from).toISOString()), offsets: segments.map((segment) => segment.offsetSeconds) };
 }
 
+/*
+ * Bucket keys are calendar dates of the report's zone, so their arithmetic is plain UTC day counts:
+ * no zone and no library object per row (a filled report labels up to 100,000 rows).
+ */
+
+/** A `YYYY-MM-DD` date as days since 1970-01-01. */
+const dayNumber = (date: string): number =>
+  new Date(0).setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+/** The ISO weekday of a day number: 1 Monday … 7 Sunday (1970-01-01 was a Thursday). */
+const isoWeekday = (day: number): number => ((((day + 3) % 7) + 7) % 7) + 1;
+const calendarOf = (day: number) => {
+  const at = new Date(day * DAY_MS);
+  return { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
+};
+const weekKeyOfDay = (day: number): string => {
+  // An ISO week belongs to the year of its Thursday, and is counted from that year's first Thursday's week.
+  const thursday = day - isoWeekday(day) + 4;
+  const year = calendarOf(thursday).year;
+  const week = Math.floor((thursday - dayNumber(`${String(year).padStart(4, '0')}-01-01`)) / 7) + 1;
+  return `${String(year).padStart(4, '0')}-W${String(week).padStart(2, '0')}`;
+};
+
 /** An ISO week's key from its Monday (`2026-06-29` → `2026-W27`). */
 export function weekKeyOfMonday(monday: string): string {
-  return weekKey(DateTime.fromISO(monday, { zone: 'UTC' }));
+  return weekKeyOfDay(dayNumber(monday));
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -90,12 +112,16 @@ export function bucketLabel(dimension: TimeDimension, key: string): string {
     return `${MONTHS[month - 1]} ${year}`;
   }
   if (dimension === 'day') {
-    const at = DateTime.fromISO(key, { zone: 'UTC' });
-    return `${WEEKDAYS[at.weekday - 1]}, ${at.day} ${short(at.month)} ${at.year}`;
+    const day = dayNumber(key);
+    const at = calendarOf(day);
+    return `${WEEKDAYS[isoWeekday(day) - 1]}, ${at.day} ${short(at.month)} ${at.year}`;
   }
   const [year, week] = key.split('-W').map(Number);
-  const monday = DateTime.fromObject({ weekYear: year, weekNumber: week, weekday: 1 }, { zone: 'UTC' });
-  const sunday = monday.plus({ days: 6 });
+  // Week 1 is the week holding 4 January.
+  const january4 = dayNumber(`${String(year).padStart(4, '0')}-01-04`);
+  const mondayNumber = january4 - isoWeekday(january4) + 1 + (week - 1) * 7;
+  const monday = calendarOf(mondayNumber);
+  const sunday = calendarOf(mondayNumber + 6);
   return `${key} (${monday.day} ${short(monday.month)} – ${sunday.day} ${short(sunday.month)} ${sunday.year})`;
 }
 

@@ -31,18 +31,37 @@ export interface EntrySelection<R extends Reach = Reach> {
   revenue: R | null;
 }
 
-/** One group of a summary: entries of one user on one project (or none), in one bucket of each time dimension, under one pair of rates. */
-export interface SummaryGroup {
-  userId: string;
-  projectId: string | null;
-  memberId: string | null;
-  /** Per time dimension asked for: day `2026-07-01`, week `2026-W27`, month `2026-07`. */
-  buckets: Partial<Record<TimeDimension, string>>;
+/** What a group sums of its entries. */
+export interface GroupSums {
   entries: number;
   billableEntries: number;
   /** Rounded seconds. */
   time: number;
   billableTime: number;
+}
+
+/**
+ * One group of a summary: entries of one user on one project (or none), with one task (grouped by
+ * task) and one tag (grouped by tag), in one bucket of each time dimension, under one pair of rates.
+ */
+export interface SummaryGroup extends GroupSums {
+  userId: string;
+  projectId: string | null;
+  memberId: string | null;
+  /** The project's client (grouped by client; null: none, or no project). */
+  clientId?: string | null;
+  /** Grouped by task: the entries' task (null: none). */
+  taskId?: string | null;
+  /** Grouped by tag: one tag the entries carry (null: they carry none). */
+  tagId?: string | null;
+  /**
+   * Grouped by tag: the part of the group that counts its entries once, whatever their number of
+   * tags (each entry counts here in exactly one of its tags' groups): what rows above the tag
+   * dimension and the totals sum (docs/rules.md §6 Reports, "By tag").
+   */
+  once?: GroupSums;
+  /** Per time dimension asked for: day `2026-07-01`, week `2026-W27`, month `2026-07`. */
+  buckets: Partial<Record<TimeDimension, string>>;
   revenueRate: { currency: string; value: number } | null;
   costRate: { currency: string; value: number } | null;
   /** Whether the caller may read this group's revenue (reports:revenue on its project). */
@@ -57,6 +76,10 @@ export interface ReportEntry {
   projectId: string | null;
   /** The entry's user's membership in its project, if any. */
   memberId: string | null;
+  /** The entry's task and its name (null: none). */
+  task: { id: string; name: string } | null;
+  /** The entry's tags, in the order the activity has them. */
+  tagIds: string[];
   billable: boolean;
   startedAt: string;
   endedAt: string;

@@ -2,7 +2,7 @@ import { ApiError } from '../../../domain/errors.js';
 import type { DIMENSIONS, METRICS } from '../schemas.js';
 import { isTimeDimension } from './buckets.js';
 import { addMinor, amountsJson, ExactAmounts, type MinorAmounts } from './money.js';
-import type { SummaryGroup } from './selection.js';
+import type { GroupSums, SummaryGroup } from './selection.js';
 
 export type Dimension = (typeof DIMENSIONS)[number];
 export type Metric = (typeof METRICS)[number];
@@ -37,6 +37,11 @@ export interface TreeContext {
   domain: ((dimension: Dimension, path: ReadonlyMap<Dimension, Key>) => Key[]) | null;
   /** Where a group's entries go at each dimension. */
   keyOf(group: SummaryGroup, dimension: Dimension): Key;
+  /**
+   * Grouped by tag: the depth of the rows that count each entry once, from the groups' `once` sums,
+   * whatever the rows below them add up to (-1: the totals); null when nothing is grouped by tag.
+   */
+  onceDepth: number | null;
 }
 
 /** The most rows a filled summary may have (422 beyond). */
@@ -51,16 +56,23 @@ interface Sums {
   withheld: number;
 }
 
-interface Node {
-  key: Key;
+/** Exact sums, before rounding. */
+interface Exact {
   sums: Sums;
   revenue: ExactAmounts;
   cost: ExactAmounts;
+}
+
+interface Node extends Exact {
+  key: Key;
   children: Map<string, Node> | null;
+  /** At the context's onceDepth: the row's own sums, each entry once (see TreeContext.onceDepth). */
+  once?: Exact;
 }
 
 const zero = (): Sums => ({ entries: 0, time: 0, billableTime: 0, unpriced: 0, uncosted: 0, withheld: 0 });
-const newNode = (key: Key, leaf: boolean): Node => ({ key, sums: zero(), revenue: new ExactAmounts(), cost: new ExactAmounts(), children: leaf ? null : new Map() });
+const exact = (): Exact => ({ sums: zero(), revenue: new ExactAmounts(), cost: new ExactAmounts() });
+const newNode = (key: Key, leaf: boolean): Node => ({ key, ...exact(), children: leaf ? null : new Map() });
 const mapKey = (key: Key) => (key === null ? '' : `k${key}`);
 
 function addSums(into: Sums, sums: Sums): void {
@@ -77,19 +89,26 @@ function addSums(into: Sums, sums: Sums): void {
  * member's revenue rate (none in force: unpriced billable time; on a project whose revenue the caller
  * may not read: withheld), all time costs the user's cost rate (none in force: uncosted time).
  */
-function addGroup(node: Node, group: SummaryGroup, metrics: readonly Metric[]): void {
-  node.sums.entries += group.entries;
-  node.sums.time += group.time;
-  node.sums.billableTime += group.billableTime;
+function addGroup(node: Exact, group: SummaryGroup, sums: GroupSums, metrics: readonly Metric[]): void {
+  node.sums.entries += sums.entries;
+  node.sums.time += sums.time;
+  node.sums.billableTime += sums.billableTime;
   if (metrics.includes('revenue') || metrics.includes('profit')) {
-    if (!group.revenueReadable) node.sums.withheld += group.billableTime;
-    else if (group.revenueRate === null) node.sums.unpriced += group.billableTime;
-    else if (group.billableEntries > 0) node.revenue.addTime(group.revenueRate.currency, group.billableTime, group.revenueRate.value);
+    if (!group.revenueReadable) node.sums.withheld += sums.billableTime;
+    else if (group.revenueRate === null) node.sums.unpriced += sums.billableTime;
+    else if (sums.billableEntries > 0) node.revenue.addTime(group.revenueRate.currency, sums.billableTime, group.revenueRate.value);
   }
-  if (metrics.includes('cost') || metrics.includes('profit')) {
-    if (group.costRate === null) node.sums.uncosted += group.time;
-    else node.cost.addTime(group.costRate.currency, group.time, group.costRate.value);
+  // A group's `once` part may hold none of its entries (they count under another of their tags).
+  if ((metrics.includes('cost') || metrics.includes('profit')) && sums.entries > 0) {
+    if (group.costRate === null) node.sums.uncosted += sums.time;
+    else node.cost.addTime(group.costRate.currency, sums.time, group.costRate.value);
   }
+}
+
+/** Adds the group's `once` sums to the node at the context's onceDepth. */
+function addOnce(node: Node, group: SummaryGroup, metrics: readonly Metric[]): void {
+  node.once ??= exact();
+  addGroup(node.once, group, group.once!, metrics);
 }
 
 /** A finished row's rounded amounts, for its parent to add up. */
@@ -106,21 +125,61 @@ interface Finished {
  */
 export function buildTree(groups: readonly SummaryGroup[], context: TreeContext): { rows: SummaryRow[]; totals: SummaryTotals } {
   const { dimensions } = context;
+  const { onceDepth } = context;
   const root = newNode(null, false);
   for (const group of groups) {
     let node = root;
+    if (onceDepth === -1) addOnce(root, group, context.metrics);
     dimensions.forEach((dimension, depth) => {
       const key = context.keyOf(group, dimension);
       let child = node.children!.get(mapKey(key));
       if (child === undefined) node.children!.set(mapKey(key), (child = newNode(key, depth === dimensions.length - 1)));
       node = child;
+      if (depth === onceDepth) addOnce(node, group, context.metrics);
     });
-    addGroup(node, group, context.metrics);
+    addGroup(node, group, group, context.metrics);
   }
   if (context.domain !== null) fill(root, context, 0, new Map(), { rows: 0 });
   const top = finishChildren(root, context, 0);
-  const totals = finished(zero(), new Map(), new Map(), top, context);
+  const totals = onceDepth === -1 ? finishedOnce(root, null, context) : finished(zero(), new Map(), new Map(), top, context);
   return { rows: top.map((child) => child.row), totals: totalsOf(totals.row) };
+}
+
+/** A row (or the totals) from its own sums, each entry once, rounded once; `below` are its rows, summed apart. */
+function finishedOnce(node: Node, below: Finished[] | null, context: TreeContext, dimension?: Dimension): Finished {
+  const once = node.once ?? exact();
+  const done = finished(once.sums, once.revenue.rounded(), once.cost.rounded(), null, context, node.key, dimension);
+  if (dimension !== undefined && below !== null) done.row.rows = below.map((item) => item.row);
+  return done;
+}
+
+const tooManyRows = () =>
+  new ApiError(
+    'validation',
+    `Filling empty rows (hideEmptyRows false) would answer more than ${MAX_ROWS} rows: hide empty rows, narrow the period or the selection, or group by fewer dimensions.`,
+  );
+
+/**
+ * 422 when the empty rows alone (the domain's, before any entry is read) are more than MAX_ROWS:
+ * every one of them is in the answer, so the run is refused before its entries are read and grouped.
+ */
+export function assertFillable(context: TreeContext): void {
+  const { dimensions, domain } = context;
+  if (domain === null) return;
+  let rows = 0;
+  const count = (depth: number, path: Map<Dimension, Key>): void => {
+    const dimension = dimensions[depth];
+    const keys = domain(dimension, path);
+    rows += keys.length;
+    if (rows > MAX_ROWS) throw tooManyRows();
+    if (depth + 1 === dimensions.length) return;
+    for (const key of keys) {
+      path.set(dimension, key);
+      count(depth + 1, path);
+      path.delete(dimension);
+    }
+  };
+  count(0, new Map());
 }
 
 /** Adds the empty rows of every key of each dimension's domain under each row (hideEmptyRows false). */
@@ -130,12 +189,7 @@ function fill(node: Node, context: TreeContext, depth: number, path: Map<Dimensi
     if (!node.children!.has(mapKey(key))) node.children!.set(mapKey(key), newNode(key, depth === context.dimensions.length - 1));
   }
   counted.rows += node.children!.size;
-  if (counted.rows > MAX_ROWS) {
-    throw new ApiError(
-      'validation',
-      `Filling empty rows (hideEmptyRows false) would answer more than ${MAX_ROWS} rows: hide empty rows, narrow the period or the selection, or group by fewer dimensions.`,
-    );
-  }
+  if (counted.rows > MAX_ROWS) throw tooManyRows();
   if (depth + 1 === context.dimensions.length) return;
   for (const child of node.children!.values()) {
     path.set(dimension, child.key);
@@ -150,6 +204,7 @@ function finishChildren(node: Node, context: TreeContext, depth: number): Finish
   return children.map((child) => {
     if (child.children === null) return finished(child.sums, child.revenue.rounded(), child.cost.rounded(), null, context, child.key, dimension);
     const below = finishChildren(child, context, depth + 1);
+    if (depth === context.onceDepth) return finishedOnce(child, below, context, dimension);
     const sums = zero();
     const revenue: MinorAmounts = new Map();
     const cost: MinorAmounts = new Map();

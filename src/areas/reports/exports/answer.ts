@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Readable } from 'node:stream';
-import { STALLED_ANSWER_MS } from '../../../route-kit/json-answer.js';
+import { closeWhenStalled } from '../../../route-kit/json-answer.js';
 import { attachment } from './disposition.js';
 import type { ExportTable } from './table.js';
 
@@ -26,11 +26,11 @@ const WRITERS: Record<ExportFormat, () => Promise<(table: ExportTable) => Readab
 /**
  * Answers a report as a download: its media type, `Content-Disposition` with the file name, and the
  * file streamed as the client reads it. An answer whose connection moves no byte for
- * STALLED_ANSWER_MS is closed, which ends the reading of its rows (and its database snapshot).
+ * LONG_READ_STALL_MS is closed, which ends the reading of its rows (and its database snapshot).
  */
 export async function sendExport(reply: FastifyReply, format: ExportFormat, table: ExportTable, fileName: string): Promise<FastifyReply> {
   const writer = await WRITERS[format]();
-  reply.raw.setTimeout(STALLED_ANSWER_MS, () => reply.raw.destroy());
+  closeWhenStalled(reply);
   reply.header('content-disposition', attachment(fileName));
   reply.type(EXPORT_TYPES[format]).send(writer(table));
   return reply;
