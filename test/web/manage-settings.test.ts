@@ -64,7 +64,7 @@ describeInBrowser('Web app: the workspace settings page', ({ h, open }) => {
 
     await page.getByRole('button', { name: 'Send reminders now' }).click();
     await page.getByText('Reminders are on their way to everyone who has not turned them off.').waitFor();
-    await expect.poll(async () => (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'timesheetReminder').length).toBe(1);
+    await expect.poll(async () => (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'timesheetReminder').length).toBe(1);
     await expectAccessible(page);
   });
 

@@ -15,7 +15,7 @@ describeInBrowser('Web app: the team page', ({ h, open }) => {
     await page.getByText(`Invitation sent to ${email}.`).waitFor();
     const hire = Object.values((await api.get('/api/users')).body as Record<string, any>).find((u) => u.email === email);
     expect(hire).toMatchObject({ name: 'New Hire', role: 'User', archived: false });
-    const mails = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'invitation' && m.to === email);
+    const mails = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'invitation' && m.to === email);
     expect(mails).toHaveLength(1);
 
     await page.getByLabel("New Hire's role").selectOption('Administrator');

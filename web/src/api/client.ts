@@ -4,6 +4,9 @@ import type { components, paths } from './schema.js';
 export type Schemas = components['schemas'];
 export type Activity = Schemas['Activity'];
 export type Project = Schemas['Project'];
+export type Client = Schemas['Client'];
+export type Task = Schemas['Task'];
+export type Tag = Schemas['Tag'];
 export type User = Schemas['User'];
 export type Preferences = Schemas['UserPreferences'];
 export type Organization = Schemas['Organization'];
@@ -52,6 +55,11 @@ export function fieldErrors(problem: Problem | undefined): Record<string, string
     found[field] ??= error.message;
   }
   return found;
+}
+
+/** The message for one field: its own error, else the conflict's detail when the call was refused with 409 (a name taken). */
+export function fieldOrConflict(problem: Problem | undefined, field: string): string | undefined {
+  return fieldErrors(problem)[field] ?? (problem?.status === 409 ? problem.detail : undefined);
 }
 
 /** A one-line message for a failed call. */

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { api, type Project, type Schemas } from '../api/client.js';
 import { dropById, keepById } from './by-id.js';
 import { announceChange } from './changes.js';
+import { trackedBy, type Tracked } from './tracked.js';
 
 /** The projects the person may see (all of them for administrators), by id. */
 export const projects = signal<Record<string, Project>>({});
@@ -37,9 +38,4 @@ export async function deleteProject(projectId: string) {
 }
 
 /** The project's tracked time, for the deletion's confirmation: how many entries and how long. */
-export async function trackedOn(projectId: string): Promise<{ entries: number; ms: number; more: boolean }> {
-  const answer = await api.GET('/activities', { params: { query: { projectId, limit: '2000' } } });
-  const list = Object.values(answer.data ?? {});
-  const ms = list.reduce((sum, a) => sum + ((a.endedAt ? Date.parse(a.endedAt) : Date.now()) - Date.parse(a.startedAt)), 0);
-  return { entries: list.length, ms, more: list.length >= 2000 };
-}
+export const trackedOn = (projectId: string): Promise<Tracked> => trackedBy({ projectId });

@@ -2,22 +2,66 @@ import { signal, useSignal, useSignalEffect } from '@preact/signals';
 import { problemMessage } from '../api/client.js';
 import { DraftInput } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
+import { TaskPicker } from '../components/TaskPicker.js';
 import { changes } from '../data/changes.js';
+import { clients, loadClients } from '../data/clients.js';
 import { formats } from '../data/preferences.js';
 import { projects } from '../data/projects.js';
 import { loadRequests, requestApproval, requestUnlock } from '../data/requests.js';
-import { lengthOf, loadTimesheetWeek, NO_PROJECT, setCell, timesheetWeek } from '../data/timesheet.js';
+import { ensureTasks, taskOf } from '../data/tasks.js';
+import { lengthOf, loadTimesheetWeek, rowKey, rowOf, rowOfKey, setCell, timesheetWeek, type SheetRow } from '../data/timesheet.js';
 import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
 import { addDays, dayKey, dayOf, isoWeek, mondayOf, parseDuration, weekDays } from '../lib/time.js';
 
 /** The week shown (this week until the person moves): kept while they visit other pages. */
 const shown = signal<Date | null>(null);
-/** Rows added by the person that hold no time yet. */
+/** Rows added by the person that hold no time yet, by key (rowKey). */
 const addedRows = signal<string[]>([]);
+/** The project of the rows being added: its row is added, then a task picker offers its tasks' rows. */
+const addingProject = signal<string | null>(null);
 
-function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; projectName: string; day: Date; ms: number; locked: boolean }) {
+/** What names a row: its project ("No project" for the time without one) and its task, if any. */
+function rowParts(row: SheetRow): { project: string; task?: string } {
+  if (!row.projectId) return { project: 'No project' };
+  const project = projects.value[row.projectId]?.name ?? 'Unknown project';
+  if (!row.taskId) return { project };
+  const task = taskOf(row.projectId, row.taskId);
+  return { project, task: task ? task.name + (task.archived ? ' (archived)' : '') : 'Unknown task' };
+}
+
+/** A row's name: "Project · Task". */
+function rowName(row: SheetRow): string {
+  const { project, task } = rowParts(row);
+  return task === undefined ? project : `${project} · ${task}`;
+}
+
+/** A row's head: the project, its task beneath (" · " for screen readers), the client beneath both. */
+function RowHead({ row }: { row: SheetRow }) {
+  const project = row.projectId ? projects.value[row.projectId] : undefined;
+  const client = project?.clientId ? clients.value[project.clientId] : undefined;
+  const { project: projectPart, task } = rowParts(row);
+  return (
+    <th scope="row">
+      {projectPart}
+      {task !== undefined && (
+        <span class="row-task">
+          <span class="visually-hidden"> · </span>
+          {task}
+        </span>
+      )}
+      {client && (
+        <span class="row-client muted">
+          <span class="visually-hidden">, client </span>
+          {client.name}
+        </span>
+      )}
+    </th>
+  );
+}
+
+function Cell({ row, day, ms, locked }: { row: SheetRow; day: Date; ms: number; locked: boolean }) {
   const error = useSignal<string | null>(null);
-  const id = `cell-${projectId || 'none'}-${dayKey(day)}`;
+  const id = `cell-${row.projectId ?? 'none'}-${row.taskId ?? 'none'}-${dayKey(day)}`;
   const text = ms ? formats.value.duration(ms) : '';
   const commit = async (input: HTMLInputElement) => {
     const minutes = parseDuration(input.value);
@@ -25,7 +69,7 @@ function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; 
       error.value = 'Type a time like 1:30 or 1.5';
       return;
     }
-    error.value = await setCell(projectId, day, minutes);
+    error.value = await setCell(row, day, minutes);
   };
   return (
     <td>
@@ -35,7 +79,7 @@ function Cell({ projectId, projectName, day, ms, locked }: { projectId: string; 
         inputMode="decimal"
         value={text}
         readOnly={locked}
-        aria-label={`${projectName}, ${formats.value.day(day)}`}
+        aria-label={`${rowName(row)}, ${formats.value.day(day)}`}
         aria-invalid={error.value ? true : undefined}
         aria-describedby={error.value ? `${id}-error` : undefined}
         onChange={(e) => void commit(e.currentTarget)}
@@ -90,28 +134,42 @@ export function TimesheetPage() {
     void changes.value;
     void loadTimesheetWeek(shown.value ?? mondayOf(dayOf(Date.now(), formats.value.timeZone)));
     void loadRequests();
+    void loadClients();
   });
+  // The tasks of the week's projects, for the rows' names.
+  useSignalEffect(() => ensureTasks(new Set(timesheetWeek.value.map((activity) => activity.projectId))));
   const days = weekDays(monday);
   const { year, week } = isoWeek(monday);
   const locked = weekLocked(year, week);
   const problem = useSignal<string | null>(null);
 
+  // One row per project and task: the cells' keys are the row's key and the day's.
   const cells = new Map<string, number>();
   const rows = new Set<string>(addedRows.value);
   for (const a of timesheetWeek.value) {
-    const row = a.projectId ?? NO_PROJECT;
+    const row = rowKey(rowOf(a));
     rows.add(row);
     const key = `${row}|${dayKey(dayOf(Date.parse(a.startedAt), tz))}`;
     cells.set(key, (cells.get(key) ?? 0) + lengthOf(a));
   }
-  const name = (row: string) => (row === NO_PROJECT ? 'No project' : (projects.value[row]?.name ?? 'Unknown project'));
-  const ordered = [...rows].sort((a, b) => name(a).localeCompare(name(b), formats.value.locale));
-  const dayTotal = (day: Date) => ordered.reduce((sum, row) => sum + (cells.get(`${row}|${dayKey(day)}`) ?? 0), 0);
-  const rowTotal = (row: string) => days.reduce((sum, day) => sum + (cells.get(`${row}|${dayKey(day)}`) ?? 0), 0);
+  const locale = formats.value.locale;
+  const projectName = (row: SheetRow) => (row.projectId ? (projects.value[row.projectId]?.name ?? '') : '');
+  const taskName = (row: SheetRow) => (row.taskId ? (taskOf(row.projectId, row.taskId)?.name ?? '') : '');
+  // By project name (the time without a project first), then the project's time without a task, then its tasks by name.
+  const ordered = [...rows]
+    .map(rowOfKey)
+    .sort((a, b) => projectName(a).localeCompare(projectName(b), locale) || (a.projectId ?? '').localeCompare(b.projectId ?? '') || taskName(a).localeCompare(taskName(b), locale));
+  const cellOf = (row: SheetRow, day: Date) => cells.get(`${rowKey(row)}|${dayKey(day)}`) ?? 0;
+  const dayTotal = (day: Date) => ordered.reduce((sum, row) => sum + cellOf(row, day), 0);
+  const rowTotal = (row: SheetRow) => days.reduce((sum, day) => sum + cellOf(row, day), 0);
   const total = ordered.reduce((sum, row) => sum + rowTotal(row), 0);
+  const addRow = (row: SheetRow) => {
+    if (!rows.has(rowKey(row))) addedRows.value = [...addedRows.value, rowKey(row)];
+  };
   const go = (weeks: number) => {
     shown.value = addDays(monday, weeks * 7);
     addedRows.value = [];
+    addingProject.value = null;
   };
 
   return (
@@ -131,10 +189,10 @@ export function TimesheetPage() {
       <WeekState year={year} week={week} locked={locked} />
       <div class="grid-wrap">
         <table class="grid">
-          <caption class="visually-hidden">Time per project and day; type 1:30 or 1.5 in a cell</caption>
+          <caption class="visually-hidden">Time per project, task and day; type 1:30 or 1.5 in a cell</caption>
           <thead>
             <tr>
-              <th scope="col">Project</th>
+              <th scope="col">Project · task</th>
               {days.map((day) => (
                 <th scope="col" key={dayKey(day)}>
                   {formats.value.shortDay(day)}
@@ -145,10 +203,10 @@ export function TimesheetPage() {
           </thead>
           <tbody>
             {ordered.map((row) => (
-              <tr key={row}>
-                <th scope="row">{name(row)}</th>
+              <tr key={rowKey(row)}>
+                <RowHead row={row} />
                 {days.map((day) => (
-                  <Cell key={dayKey(day)} projectId={row} projectName={name(row)} day={day} ms={cells.get(`${row}|${dayKey(day)}`) ?? 0} locked={locked} />
+                  <Cell key={dayKey(day)} row={row} day={day} ms={cellOf(row, day)} locked={locked} />
                 ))}
                 <td class="total">{formats.value.duration(rowTotal(row))}</td>
               </tr>
@@ -174,11 +232,23 @@ export function TimesheetPage() {
           <ProjectPicker
             id="add-project"
             label="Add a project row"
-            projectId={null}
-            onChange={(id) => {
-              if (id && !rows.has(id)) addedRows.value = [...addedRows.value, id];
+            projectId={addingProject.value}
+            onChange={(projectId) => {
+              addingProject.value = projectId;
+              if (projectId) addRow({ projectId, taskId: null });
             }}
           />
+          {addingProject.value && (
+            <TaskPicker
+              id="add-task"
+              label={`Add a task row of ${projects.value[addingProject.value]?.name ?? 'the project'}`}
+              projectId={addingProject.value}
+              taskId={null}
+              onChange={(taskId) => {
+                if (taskId && addingProject.value) addRow({ projectId: addingProject.value, taskId });
+              }}
+            />
+          )}
         </div>
       )}
       {problem.value && <p class="error">{problemMessage(undefined, problem.value)}</p>}

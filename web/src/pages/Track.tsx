@@ -3,12 +3,30 @@ import { useEffect } from 'preact/hooks';
 import { fieldErrors, problemMessage, type Activity, type Problem, type Schemas } from '../api/client.js';
 import { describedBy, DraftInput, Field } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
+import { TagField } from '../components/TagField.js';
+import { TaskPicker } from '../components/TaskPicker.js';
 import { showToast } from '../components/Toast.js';
-import { changeActivity, deleteActivity, loadThisWeekEntries, recordActivity, runningTimer, startTimer, stopTimer, thisWeekEntries, thisWeekEntriesLoaded, weekOf } from '../data/activities.js';
+import {
+  changeActivity,
+  defaultBillable,
+  deleteActivity,
+  loadThisWeekEntries,
+  recordActivity,
+  runningTimer,
+  sameWorkAs,
+  startTimer,
+  stopTimer,
+  thisWeekEntries,
+  thisWeekEntriesLoaded,
+  weekOf,
+} from '../data/activities.js';
 import { changes } from '../data/changes.js';
+import { clients, loadClients } from '../data/clients.js';
 import { formats } from '../data/preferences.js';
 import { projects } from '../data/projects.js';
 import { loadRequests, requestUnlock } from '../data/requests.js';
+import { loadTags, tags } from '../data/tags.js';
+import { ensureTasks, taskOf } from '../data/tasks.js';
 import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
 import { addDays, dateInputValue, dayKey, dayOf, isoWeek, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
 
@@ -17,10 +35,36 @@ type ChangeBody = Schemas['UpdateActivityBody'];
 /** Ticks every second while a timer runs. */
 const now = signal(Date.now());
 
+/** "Client · Project · Task" of an activity, as far as it has them. */
+function workOf(activity: Activity): string {
+  const project = activity.projectId ? projects.value[activity.projectId] : undefined;
+  const client = project?.clientId ? clients.value[project.clientId] : undefined;
+  const task = taskOf(activity.projectId, activity.taskId);
+  if (!project) return 'No project';
+  return [client?.name, project.name, task?.name].filter(Boolean).join(' · ');
+}
+
+/** An activity's tags, read only. */
+function TagList({ tagIds, label }: { tagIds: readonly string[]; label: string }) {
+  const shown = tagIds.map((tagId) => tags.value[tagId]).filter((tag) => tag !== undefined);
+  if (shown.length === 0) return null;
+  return (
+    <ul class="chips" aria-label={label}>
+      {shown.map((tag) => (
+        <li key={tag.id} class="chip">
+          {tag.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function TimerBar() {
   const running = runningTimer.value;
   const name = useSignal('');
   const projectId = useSignal<string | null>(null);
+  const taskId = useSignal<string | null>(null);
+  const tagIds = useSignal<string[]>([]);
   const billable = useSignal(false);
   const problem = useSignal<Problem | undefined>(undefined);
   const busy = useSignal(false);
@@ -37,7 +81,6 @@ function TimerBar() {
 
   const errors = fieldErrors(problem.value);
   if (running) {
-    const project = running.projectId ? projects.value[running.projectId]?.name : null;
     const stop = async () => {
       busy.value = true;
       problem.value = await stopTimer(running);
@@ -47,7 +90,10 @@ function TimerBar() {
       <section class="timer running" aria-label="Running timer">
         <div>
           <p class="timer-name">{running.name}</p>
-          <p class="muted">{project ?? 'No project'} · started {formats.value.time(running.startedAt)}</p>
+          <p class="muted">
+            {workOf(running)} · started {formats.value.time(running.startedAt)}
+          </p>
+          <TagList tagIds={running.tagIds} label="Tags of the running timer" />
         </div>
         <p class="elapsed" aria-live="off" data-testid="elapsed">
           {formats.value.duration(now.value - Date.parse(running.startedAt), true)}
@@ -63,9 +109,12 @@ function TimerBar() {
   const start = async (event: Event) => {
     event.preventDefault();
     busy.value = true;
-    problem.value = await startTimer({ name: name.value.trim(), projectId: projectId.value, billable: billable.value });
+    problem.value = await startTimer({ name: name.value.trim(), projectId: projectId.value, taskId: taskId.value, tagIds: tagIds.value, billable: billable.value });
     busy.value = false;
-    if (!problem.value) name.value = '';
+    if (!problem.value) {
+      name.value = '';
+      tagIds.value = [];
+    }
   };
   return (
     <form class="timer" onSubmit={start} aria-label="Start a timer">
@@ -79,9 +128,25 @@ function TimerBar() {
         error={errors.projectId}
         onChange={(id) => {
           projectId.value = id;
-          billable.value = id ? (projects.value[id]?.billable ?? false) : false;
+          // A task belongs to one project: another project takes none of it (the API refuses it).
+          taskId.value = null;
+          billable.value = defaultBillable(id, null);
         }}
       />
+      {projectId.value && (
+        <TaskPicker
+          id="timer-task"
+          label="Task"
+          projectId={projectId.value}
+          taskId={taskId.value}
+          error={errors.taskId}
+          onChange={(id) => {
+            taskId.value = id;
+            billable.value = defaultBillable(projectId.value, id);
+          }}
+        />
+      )}
+      <TagField id="timer-tags" label="Tags" tagIds={tagIds.value} error={errors.tagIds} onChange={(ids) => (tagIds.value = ids)} />
       <span class="check">
         <input id="timer-billable" type="checkbox" checked={billable.value} onChange={(e) => (billable.value = e.currentTarget.checked)} />
         <label for="timer-billable">Billable</label>
@@ -94,8 +159,17 @@ function TimerBar() {
   );
 }
 
+/** An entry's times as its date and time fields hold them. */
+interface EntryTimes {
+  day: string;
+  start: string;
+  end: string;
+}
+
 function EntryRow({ activity }: { activity: Activity }) {
   const problem = useSignal<Problem | undefined>(undefined);
+  /** Times typed that end before they start, shown until the person says whether the entry ends the next day. */
+  const askNextDay = useSignal<EntryTimes | null>(null);
   const tz = formats.value.timeZone;
   const { year, week } = weekOf(activity);
   const locked = weekLocked(year, week);
@@ -105,16 +179,6 @@ function EntryRow({ activity }: { activity: Activity }) {
   const change = async (body: ChangeBody) => {
     problem.value = await changeActivity(activity, body);
   };
-  const changeTimes = (startDay: string, startTime: string, endTime: string) => {
-    const day = parseDateInput(startDay);
-    const start = parseTimeInput(startTime);
-    const end = parseTimeInput(endTime);
-    if (!day || !start || !end) return;
-    const startedAt = zonedInstant(day, start.hour, start.minute, tz);
-    let endedAt = zonedInstant(day, end.hour, end.minute, tz);
-    if (endedAt < startedAt) endedAt = zonedInstant(addDays(day, 1), end.hour, end.minute, tz);
-    void change({ startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString() });
-  };
   const remove = async () => {
     problem.value = await deleteActivity(activity);
     if (problem.value) return;
@@ -123,49 +187,119 @@ function EntryRow({ activity }: { activity: Activity }) {
       action: {
         label: 'Undo',
         run: async () => {
-          const { name, startedAt, endedAt, billable, projectId } = activity;
-          await recordActivity({ name, startedAt, endedAt, billable, projectId });
+          await recordActivity({ ...sameWorkAs(activity), startedAt: activity.startedAt, endedAt: activity.endedAt });
         },
       },
     });
   };
-  const continueIt = () => void startTimer({ name: activity.name, projectId: activity.projectId, billable: activity.billable });
+  const continueIt = () => void startTimer(sameWorkAs(activity));
 
-  const startDay = dateInputValue(dayOf(Date.parse(activity.startedAt), tz));
-  const startTime = timeInputValue(Date.parse(activity.startedAt), tz);
-  const endTime = timeInputValue(Date.parse(activity.endedAt!), tz);
+  const stored: EntryTimes = {
+    day: dateInputValue(dayOf(Date.parse(activity.startedAt), tz)),
+    start: timeInputValue(Date.parse(activity.startedAt), tz),
+    end: timeInputValue(Date.parse(activity.endedAt!), tz),
+  };
+  const shown = askNextDay.value ?? stored;
+  // An entry that already ends on a later day than it starts (it ran past midnight) goes on ending the next day.
+  const overnight = dayKey(dayOf(Date.parse(activity.endedAt!), tz)) !== dayKey(dayOf(Date.parse(activity.startedAt), tz));
+  const changeTimes = (times: EntryTimes, nextDay = false) => {
+    const day = parseDateInput(times.day);
+    const start = parseTimeInput(times.start);
+    const end = parseTimeInput(times.end);
+    if (!day || !start || !end) return;
+    const startedAt = zonedInstant(day, start.hour, start.minute, tz);
+    let endedAt = zonedInstant(day, end.hour, end.minute, tz);
+    if (endedAt < startedAt) {
+      // An end before the start is asked about, never taken for the next day unsaid: nothing is saved meanwhile.
+      if (!nextDay && !overnight) {
+        askNextDay.value = times;
+        return;
+      }
+      endedAt = zonedInstant(addDays(day, 1), end.hour, end.minute, tz);
+    }
+    askNextDay.value = null;
+    void change({ startedAt: startedAt.toISOString(), endedAt: endedAt.toISOString() });
+  };
+  const answer = (nextDay: boolean) => {
+    if (nextDay && askNextDay.value) changeTimes(askNextDay.value, true);
+    else askNextDay.value = null;
+    document.getElementById(`${id}-end`)?.focus();
+  };
+  const questionId = `${id}-end-question`;
+  const endDescription = askNextDay.value ? { 'aria-invalid': true as const, 'aria-describedby': questionId } : describedBy(`${id}-end`, errors.endedAt);
   return (
     <li class="entry" data-testid="entry">
-      <Field id={`${id}-name`} label="Description" hiddenLabel error={errors.name}>
-        <DraftInput id={`${id}-name`} value={activity.name} maxLength={255} readOnly={locked} required onChange={(e) => void change({ name: e.currentTarget.value })} {...describedBy(`${id}-name`, errors.name)} />
-      </Field>
-      <ProjectPicker id={`${id}-project`} label="Project" hiddenLabel projectId={activity.projectId} disabled={locked} error={errors.projectId} onChange={(projectId) => void change({ projectId })} />
-      <span class="times">
-        <Field id={`${id}-day`} label="Date" hiddenLabel>
-          <input id={`${id}-day`} type="date" value={startDay} readOnly={locked} onChange={(e) => changeTimes(e.currentTarget.value, startTime, endTime)} />
+      <div class="entry-what">
+        <Field id={`${id}-name`} label="Description" hiddenLabel error={errors.name}>
+          <DraftInput id={`${id}-name`} value={activity.name} maxLength={255} readOnly={locked} required onChange={(e) => void change({ name: e.currentTarget.value })} {...describedBy(`${id}-name`, errors.name)} />
         </Field>
-        <Field id={`${id}-start`} label="Start" hiddenLabel error={errors.startedAt}>
-          <input id={`${id}-start`} type="time" value={startTime} readOnly={locked} onChange={(e) => changeTimes(startDay, e.currentTarget.value, endTime)} {...describedBy(`${id}-start`, errors.startedAt)} />
-        </Field>
-        <Field id={`${id}-end`} label="End" hiddenLabel error={errors.endedAt}>
-          <input id={`${id}-end`} type="time" value={endTime} readOnly={locked} onChange={(e) => changeTimes(startDay, startTime, e.currentTarget.value)} {...describedBy(`${id}-end`, errors.endedAt)} />
-        </Field>
-      </span>
-      <span class="duration">{formats.value.duration(Date.parse(activity.endedAt!) - Date.parse(activity.startedAt))}</span>
-      <span class="check">
-        <input id={`${id}-billable`} type="checkbox" checked={activity.billable} disabled={locked} onChange={(e) => void change({ billable: e.currentTarget.checked })} />
-        <label for={`${id}-billable`}>Billable</label>
-      </span>
-      <span class="actions">
-        <button type="button" onClick={continueIt} aria-label={`Continue “${activity.name}”`}>
-          Continue
-        </button>
-        {!locked && (
-          <button type="button" class="danger" onClick={remove} aria-label={`Delete “${activity.name}”`}>
-            Delete
-          </button>
+        {/* Another project takes none of the old one's tasks: the task is cleared with it (the API refuses it). The entry takes the billable of what is picked, as a new one would. */}
+        <ProjectPicker
+          id={`${id}-project`}
+          label="Project"
+          hiddenLabel
+          projectId={activity.projectId}
+          disabled={locked}
+          error={errors.projectId}
+          onChange={(projectId) => void change({ projectId, taskId: null, billable: defaultBillable(projectId, null) })}
+        />
+        {activity.projectId ? (
+          <TaskPicker
+            id={`${id}-task`}
+            label="Task"
+            hiddenLabel
+            projectId={activity.projectId}
+            taskId={activity.taskId}
+            disabled={locked}
+            error={errors.taskId}
+            onChange={(taskId) => void change({ taskId, billable: defaultBillable(activity.projectId, taskId) })}
+          />
+        ) : (
+          <span class="no-task" aria-hidden="true" />
         )}
-      </span>
+        <TagField id={`${id}-tags`} label="Tags" hiddenLabel tagIds={activity.tagIds} disabled={locked} error={errors.tagIds} onChange={(tagIds) => void change({ tagIds })} />
+      </div>
+      <div class="entry-when">
+        <span class="times">
+          <Field id={`${id}-day`} label="Date" hiddenLabel>
+            <input id={`${id}-day`} type="date" value={shown.day} readOnly={locked} onChange={(e) => changeTimes({ ...shown, day: e.currentTarget.value })} />
+          </Field>
+          <Field id={`${id}-start`} label="Start" hiddenLabel error={errors.startedAt}>
+            <input id={`${id}-start`} type="time" value={shown.start} readOnly={locked} onChange={(e) => changeTimes({ ...shown, start: e.currentTarget.value })} {...describedBy(`${id}-start`, errors.startedAt)} />
+          </Field>
+          <Field id={`${id}-end`} label="End" hiddenLabel error={errors.endedAt}>
+            <input id={`${id}-end`} type="time" value={shown.end} readOnly={locked} onChange={(e) => changeTimes({ ...shown, end: e.currentTarget.value })} {...endDescription} />
+          </Field>
+        </span>
+        <span class="duration">{formats.value.duration(Date.parse(activity.endedAt!) - Date.parse(activity.startedAt))}</span>
+        <span class="check">
+          <input id={`${id}-billable`} type="checkbox" checked={activity.billable} disabled={locked} onChange={(e) => void change({ billable: e.currentTarget.checked })} />
+          <label for={`${id}-billable`}>Billable</label>
+        </span>
+        <span class="actions">
+          <button type="button" onClick={continueIt} aria-label={`Continue “${activity.name}”`}>
+            Continue
+          </button>
+          {!locked && (
+            <button type="button" class="danger" onClick={remove} aria-label={`Delete “${activity.name}”`}>
+              Delete
+            </button>
+          )}
+        </span>
+      </div>
+      {askNextDay.value && (
+        <div class="next-day">
+          <p class="error" id={questionId} role="alert">
+            The end is before the start: does the entry end the next day?
+          </p>
+          <button type="button" class="primary" onClick={() => answer(true)}>
+            Yes, the next day
+          </button>
+          <button type="button" onClick={() => answer(false)}>
+            No, put the times back
+          </button>
+        </div>
+      )}
       {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
     </li>
   );
@@ -198,7 +332,11 @@ export function TrackPage() {
     void changes.value;
     void loadThisWeekEntries();
     void loadRequests();
+    void loadClients();
+    void loadTags();
   });
+  // The tasks of the projects the week's entries are on, for their names and pickers.
+  useSignalEffect(() => ensureTasks(new Set(thisWeekEntries.value.map((activity) => activity.projectId))));
   const tz = formats.value.timeZone;
   const finished = thisWeekEntries.value.filter((activity) => activity.endedAt !== null).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
   const days = new Map<string, { day: Date; items: Activity[]; total: number }>();

@@ -1,5 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
+import { fieldErrors, fieldOrConflict, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { formats } from '../../data/preferences.js';
 import type { Rate, RateBody, RateTimeline } from '../../data/rates.js';
@@ -43,7 +43,7 @@ export function RateList(props: Props) {
   });
   const errors = fieldErrors(problem.value);
   // A clash of periods names no field: it is about the period, so it is shown at its first day.
-  const periodError = errors.from ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const periodError = fieldOrConflict(problem.value, 'from');
   const other = problem.value && !problem.value.errors && problem.value.status !== 409 ? problemMessage(problem.value) : undefined;
   const dateFormat = new Intl.DateTimeFormat(formats.value.locale, { timeZone: 'UTC', dateStyle: 'medium' });
   const firstDay = (rate: Rate) => dayOf(Date.parse(rate.from), tz);

@@ -8,6 +8,7 @@ import { lazyPage } from './lazy.js';
 /** The management pages, by path: admins-only ones refuse the others with a "not allowed" page. */
 export const MANAGE_PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> = {
   '/projects': { title: 'Projects', page: lazyPage(() => import('../projects/ProjectsPage.js').then((m) => m.ProjectsPage)) },
+  '/clients': { title: 'Clients', page: lazyPage(() => import('../clients/ClientsPage.js').then((m) => m.ClientsPage), { adminOnly: true }) },
   '/team': { title: 'Team', page: lazyPage(() => import('../team/TeamPage.js').then((m) => m.TeamPage), { adminOnly: true }) },
   '/requests': { title: 'Requests', page: lazyPage(() => import('../requests/RequestsPage.js').then((m) => m.RequestsPage)) },
   '/settings': { title: 'Settings', page: lazyPage(() => import('../settings/SettingsPage.js').then((m) => m.SettingsPage), { adminOnly: true }) },
@@ -27,6 +28,7 @@ export function ManageLinks({ link }: { link: (href: string, label: string) => p
     <>
       {link('/reports', 'Reports')}
       {link('/projects', 'Projects')}
+      {admin && link('/clients', 'Clients')}
       {admin && link('/team', 'Team')}
       <span class="nav-count">
         {link('/requests', 'Requests')}

@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { fieldErrors, fieldOrConflict, problemMessage, type Problem, type Project } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { addMember, removeMember, updateMember, type Member } from '../../data/members.js';
 import { organization } from '../../data/organization.js';
@@ -113,7 +113,7 @@ function AddMember({ project, members }: { project: Project; members: Member[] }
     .filter((user) => !user.archived && !taken.has(user.id))
     .sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email));
   const errors = fieldErrors(problem.value);
-  const userError = errors.userId ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const userError = fieldOrConflict(problem.value, 'userId');
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;

@@ -1,13 +1,17 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { fieldErrors, fieldOrConflict, problemMessage, type Problem, type Project, type Schemas } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { showToast } from '../../components/Toast.js';
+import { clients } from '../../data/clients.js';
 import { loadMembers, membersByProject } from '../../data/members.js';
 import { formats } from '../../data/preferences.js';
 import { deleteProject, trackedOn, updateProject } from '../../data/projects.js';
 import { me } from '../../data/session.js';
 import { Confirm } from '../manage/Confirm.js';
+import { Swatch } from '../manage/Swatch.js';
+import { ClientSelect } from './ClientSelect.js';
 import { Members } from './Members.js';
+import { Tasks } from './Tasks.js';
 
 export function ProjectDetail({ project, onDeleted }: { project: Project; onDeleted(): void }) {
   const problem = useSignal<Problem | undefined>(undefined);
@@ -22,10 +26,10 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
   // docs/rules.md §5: administrators and the project's admins manage it; plain members only read.
   const manages = admin || mine?.role === 'Administrator';
   const errors = fieldErrors(problem.value);
-  const nameError = errors.name ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const nameError = fieldOrConflict(problem.value, 'name');
   const other = problem.value && !problem.value.errors && problem.value.status !== 409 ? problemMessage(problem.value) : undefined;
 
-  const update = async (body: { name?: string; notes?: string; billable?: boolean; archived?: boolean }) => {
+  const update = async (body: Schemas['UpdateProjectBody']) => {
     const answer = await updateProject(project.id, body);
     problem.value = answer.error;
     saved.value = !answer.error;
@@ -34,7 +38,13 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
   const submit = async (event: Event) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    await update({ name: String(data.get('name') ?? '').trim(), notes: String(data.get('notes') ?? ''), billable: data.get('billable') === 'on' });
+    await update({
+      name: String(data.get('name') ?? '').trim(),
+      notes: String(data.get('notes') ?? ''),
+      billable: data.get('billable') === 'on',
+      clientId: String(data.get('clientId') ?? '') || null,
+      color: String(data.get('color') ?? project.color),
+    });
   };
   const archive = async () => {
     if (await update({ archived: !project.archived })) showToast({ text: project.archived ? `${project.name} is active again.` : `${project.name} is archived: it takes no new time.` });
@@ -50,11 +60,15 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
     onDeleted();
   };
   const tracked = confirming.value;
+  const client = project.clientId ? clients.value[project.clientId] : undefined;
   return (
     <section class="card" aria-labelledby="project-heading">
       <h2 id="project-heading">
-        {project.name} {project.archived && <span class="badge">archived</span>}
+        <Swatch color={project.color} /> {project.name} {project.archived && <span class="badge">archived</span>}
       </h2>
+      <p class="project-client">
+        Client: {client ? client.name : <span class="muted">none</span>} {client?.archived && <span class="badge">archived client</span>}
+      </p>
       {manages ? (
         <form class="inline" onSubmit={submit} aria-label={`${project.name}'s settings`}>
           <Field id="project-name" label="Name" error={nameError}>
@@ -62,6 +76,10 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
           </Field>
           <Field id="project-notes" label="Notes" error={errors.notes}>
             <input id="project-notes" name="notes" defaultValue={project.notes ?? ''} {...describedBy('project-notes', errors.notes)} />
+          </Field>
+          <ClientSelect id="project-client" current={project.clientId} error={errors.clientId} />
+          <Field id="project-color" label="Color" error={errors.color}>
+            <input id="project-color" name="color" type="color" defaultValue={project.color} {...describedBy('project-color', errors.color)} />
           </Field>
           <span class="check">
             <input type="checkbox" id="project-billable" name="billable" defaultChecked={project.billable} />
@@ -106,6 +124,7 @@ export function ProjectDetail({ project, onDeleted }: { project: Project; onDele
           </p>
         </Confirm>
       )}
+      <Tasks project={project} manages={manages} />
       <Members project={project} members={members} manages={manages} />
     </section>
   );

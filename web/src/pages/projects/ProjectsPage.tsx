@@ -1,22 +1,31 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { fieldErrors, problemMessage, type Problem, type Project } from '../../api/client.js';
+import { fieldErrors, fieldOrConflict, problemMessage, type Problem, type Project } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
+import { ListToolbar } from '../../components/ListToolbar.js';
 import { changes } from '../../data/changes.js';
+import { clients, loadClients } from '../../data/clients.js';
 import { createProject, loadProjects, projects } from '../../data/projects.js';
 import { me } from '../../data/session.js';
 import { loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
+import { Swatch } from '../manage/Swatch.js';
+import { ClientSelect } from './ClientSelect.js';
 import { ProjectDetail } from './ProjectDetail.js';
 
 function CreateProject({ onCreated }: { onCreated(project: Project): void }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const errors = fieldErrors(problem.value);
-  const nameError = errors.name ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const nameError = fieldOrConflict(problem.value, 'name');
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const answer = await createProject({ name: String(data.get('name') ?? '').trim(), billable: data.get('billable') === 'on', notes: String(data.get('notes') ?? '') });
+    const answer = await createProject({
+      name: String(data.get('name') ?? '').trim(),
+      billable: data.get('billable') === 'on',
+      notes: String(data.get('notes') ?? ''),
+      clientId: String(data.get('clientId') ?? '') || null,
+    });
     problem.value = answer.error;
     if (answer.data) {
       form.reset();
@@ -29,6 +38,7 @@ function CreateProject({ onCreated }: { onCreated(project: Project): void }) {
       <Field id="new-project-name" label="Name" error={nameError}>
         <input id="new-project-name" name="name" required maxLength={255} {...describedBy('new-project-name', nameError)} />
       </Field>
+      <ClientSelect id="new-project-client" current={null} error={errors.clientId} />
       <Field id="new-project-notes" label="Notes" error={errors.notes}>
         <textarea id="new-project-notes" name="notes" rows={2} {...describedBy('new-project-notes', errors.notes)} />
       </Field>
@@ -59,26 +69,21 @@ export function ProjectsPage() {
   useSignalEffect(() => {
     void changes.value;
     void loadProjects();
+    void loadClients();
     void loadDirectory();
   });
   const admin = me.value?.role === 'Administrator';
   const needle = search.value.trim().toLowerCase();
+  const clientOf = (project: Project) => (project.clientId ? clients.value[project.clientId] : undefined);
+  const matches = (project: Project) => !needle || project.name.toLowerCase().includes(needle) || !!clientOf(project)?.name.toLowerCase().includes(needle);
   const list = Object.values(projects.value)
-    .filter((project) => (showArchived.value || !project.archived) && (!needle || project.name.toLowerCase().includes(needle)))
+    .filter((project) => (showArchived.value || !project.archived) && matches(project))
     .sort((a, b) => a.name.localeCompare(b.name));
   const open = openId.value ? projects.value[openId.value] : undefined;
   return (
     <>
       <h1>Projects</h1>
-      <div class="toolbar">
-        <Field id="project-search" label="Search projects">
-          <input id="project-search" type="search" value={search.value} onInput={(e) => (search.value = e.currentTarget.value)} />
-        </Field>
-        <span class="check">
-          <input type="checkbox" id="show-archived" checked={showArchived.value} onChange={(e) => (showArchived.value = e.currentTarget.checked)} />
-          <label for="show-archived">Show archived</label>
-        </span>
-      </div>
+      <ListToolbar searchId="project-search" searchLabel="Search projects or clients" search={search} archivedId="show-archived" showArchived={showArchived} />
       <section class="card" aria-labelledby="projects-heading">
         <h2 id="projects-heading">
           {list.length} {list.length === 1 ? 'project' : 'projects'}
@@ -91,6 +96,7 @@ export function ProjectsPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
+                  <th scope="col">Client</th>
                   <th scope="col">Billable</th>
                   <th scope="col">State</th>
                   <th scope="col">
@@ -101,7 +107,10 @@ export function ProjectsPage() {
               <tbody>
                 {list.map((project) => (
                   <tr key={project.id}>
-                    <th scope="row">{project.name}</th>
+                    <th scope="row">
+                      <Swatch color={project.color} /> {project.name}
+                    </th>
+                    <td>{clientOf(project)?.name ?? <span class="muted">No client</span>}</td>
                     <td>{project.billable ? 'Yes' : 'No'}</td>
                     <td>{project.archived ? 'Archived' : 'Active'}</td>
                     <td>

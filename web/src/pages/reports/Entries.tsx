@@ -63,8 +63,11 @@ export function Entries({ source }: { source: Source }) {
               <tr>
                 <th scope="col">Started</th>
                 <th scope="col">Person</th>
+                <th scope="col">Client</th>
                 <th scope="col">Project</th>
+                <th scope="col">Task</th>
                 <th scope="col">Description</th>
+                <th scope="col">Tags</th>
                 <th scope="col" class="num">
                   Duration
                 </th>
@@ -78,8 +81,11 @@ export function Entries({ source }: { source: Source }) {
                 <tr key={entry.id}>
                   <td>{f.dateTime(entry.startedAt)}</td>
                   <td>{entry.user.name ?? 'Unnamed'}</td>
+                  <td>{entry.client?.name ?? <span class="muted">No client</span>}</td>
                   <td>{entry.project?.name ?? <span class="muted">No project</span>}</td>
+                  <td>{entry.task?.name ?? <span class="muted">No task</span>}</td>
                   <th scope="row">{entry.name}</th>
+                  <td>{entry.tags.length ? entry.tags.map((tag) => tag.name).join(', ') : <span class="muted">None</span>}</td>
                   <td class="num">{f.duration(entry.duration * 1000)}</td>
                   <td>{entry.billable ? 'Yes' : 'No'}</td>
                   {entries.value.some((e) => e.revenue) && <td class="num">{amounts(entry.revenue, entry.billable && entry.revenueRate === null)}</td>}

@@ -1,24 +1,36 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formats } from '../../data/preferences.js';
+import { projects } from '../../data/projects.js';
 import type { Bars } from './chart.js';
 import { DIMENSIONS, METRICS, TIME_DIMENSIONS, type ReportResult, type ResultRow } from './definition.js';
+
+/** The bars' color when they are not projects, and the color of "No project". */
+const BAR = '#0b5cad';
+const NO_PROJECT_BAR = '#8a939d';
+
+/** Projects' rows are drawn in each project's color; other rows in one color. */
+function colorsOf(result: ReportResult, rows: ResultRow[]): string[] | undefined {
+  if (result.dimensions[0] !== 'project') return undefined;
+  return rows.map((row) => (row.key ? (projects.value[row.key]?.color ?? BAR) : NO_PROJECT_BAR));
+}
 
 /** What the chart shows: the top rows (the first dimension) by time, else billable time, else the first money metric's first currency. */
 export function barsOf(result: ReportResult): (Bars & { title: string }) | null {
   const rows = result.rows as ResultRow[];
   if (rows.length === 0) return null;
+  const colors = colorsOf(result, rows);
   const by = DIMENSIONS[result.dimensions[0]].toLowerCase();
   const over = TIME_DIMENSIONS.has(result.dimensions[0]) ? `over ${by}s` : `by ${by}`;
   for (const metric of ['time', 'billableTime'] as const) {
     if (result.metrics.includes(metric)) {
-      return { title: `${METRICS[metric]} ${over}, in hours`, unit: 'Hours', labels: rows.map((row) => row.label), values: rows.map((row) => (row[metric] ?? 0) / 3600) };
+      return { title: `${METRICS[metric]} ${over}, in hours`, unit: 'Hours', labels: rows.map((row) => row.label), values: rows.map((row) => (row[metric] ?? 0) / 3600), colors };
     }
   }
   for (const metric of ['revenue', 'cost', 'profit'] as const) {
     const currency = Object.keys((result.totals as ResultRow)[metric] ?? {}).sort()[0];
     if (result.metrics.includes(metric) && currency) {
       const unit = `${METRICS[metric]} (${currency})`;
-      return { title: `${unit} ${over}`, unit, labels: rows.map((row) => row.label), values: rows.map((row) => row[metric]?.[currency] ?? 0) };
+      return { title: `${unit} ${over}`, unit, labels: rows.map((row) => row.label), values: rows.map((row) => row[metric]?.[currency] ?? 0), colors };
     }
   }
   return null;
@@ -45,7 +57,7 @@ export function ReportChart({ result }: { result: ReportResult }) {
       gone = true;
       remove?.();
     };
-  }, [result, formats.value]);
+  }, [result, formats.value, projects.value]);
   if (!bars) return null;
   return (
     <figure class="report-chart">

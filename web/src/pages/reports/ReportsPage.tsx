@@ -12,10 +12,11 @@ import '../manage/manage.css';
 import { fileNameOf, saveFile } from './download.js';
 import { ChoiceFilter } from './ChoiceFilter.js';
 import { DimensionList } from './Dimensions.js';
-import { draftOf, METRICS, newDraft, NO_PROJECT, offeredMetrics, PERIODS, runBody, type Draft, type Report, type ReportResult } from './definition.js';
+import { draftOf, METRICS, newDraft, NONE, offeredMetrics, PERIODS, runBody, type Draft, type Report, type ReportResult } from './definition.js';
 import { Entries, type Source } from './Entries.js';
 import { ReportChart } from './ReportChart.js';
 import { ResultTable } from './ResultTable.js';
+import { WorkFilters } from './WorkFilters.js';
 import './reports.css';
 
 type Format = 'csv' | 'xlsx' | 'pdf';
@@ -230,11 +231,12 @@ export function ReportsPage() {
           <ChoiceFilter
             title="Projects"
             idPrefix="project"
-            choices={[...projectList.map((project) => ({ id: project.id, label: project.name })), { id: NO_PROJECT, label: 'No project' }]}
+            choices={[...projectList.map((project) => ({ id: project.id, label: project.name })), { id: NONE, label: 'No project' }]}
             chosen={d.projectIds}
             onChange={(projectIds) => change({ projectIds })}
           />
           <ChoiceFilter title="People" idPrefix="user" choices={people.map((user) => ({ id: user.id, label: user.name || user.email }))} chosen={d.userIds} onChange={(userIds) => change({ userIds })} />
+          <WorkFilters draft={d} projects={projectList} change={change} />
           <span class="check">
             <input type="checkbox" id="report-archived" checked={d.showArchivedProjects} onChange={(e) => change({ showArchivedProjects: e.currentTarget.checked })} />
             <label for="report-archived">Include archived projects</label>

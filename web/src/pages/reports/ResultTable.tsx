@@ -1,5 +1,7 @@
 import { formats } from '../../data/preferences.js';
-import { currenciesOf, DIMENSIONS, METRICS, type ReportResult, type ResultRow } from './definition.js';
+import { projects } from '../../data/projects.js';
+import { Swatch } from '../manage/Swatch.js';
+import { currenciesOf, DIMENSIONS, METRICS, TIME_DIMENSIONS, type ReportResult, type ResultRow } from './definition.js';
 
 type Money = 'revenue' | 'cost' | 'profit';
 const MONEY: Money[] = ['revenue', 'cost', 'profit'];
@@ -106,7 +108,8 @@ export function ResultTable({ result }: { result: ReportResult }) {
                 {dims.map((d, i) =>
                   i === depth ? (
                     <th scope="row" key={d}>
-                      {row.key === null && d !== 'day' && d !== 'week' && d !== 'month' ? <span class="muted">{row.label}</span> : row.label}
+                      {d === 'project' && row.key && projects.value[row.key] && <Swatch color={projects.value[row.key].color} />}{' '}
+                      {row.key === null && !TIME_DIMENSIONS.has(d) ? <span class="muted">{row.label}</span> : row.label}
                     </th>
                   ) : (
                     <td key={d} />

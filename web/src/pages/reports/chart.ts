@@ -11,9 +11,21 @@ export interface Bars {
   values: number[];
   /** What a bar measures, for the value axis ("Hours", "Revenue (EUR)"). */
   unit: string;
+  /** Each bar's own color (a project's), else all in one. */
+  colors?: string[];
 }
 
+const COLOR = '#0b5cad';
+/** uPlot's facet unit for a color per bar (the const enum BarsPathBuilderFacetUnit.Color). */
+const COLOR_FACET = 3 as uPlot.Series.BarsPathBuilderFacetUnit;
+
 const HEIGHT = 240;
+
+/** A series whose bars are filled each with its own color: drawn without a stroke, as uPlot needs for that. */
+function eachInItsColor(unit: string, colors: string[]): uPlot.Series {
+  const disp = { fill: { unit: COLOR_FACET, values: () => colors } };
+  return { label: unit, width: 0, fill: COLOR, paths: uPlot.paths.bars!({ size: [0.7, 80], disp }), points: { show: false } };
+}
 
 /** Draws the bars into `target`, sized to its width; answers the function that removes them. */
 export function drawBars(target: HTMLElement, bars: Bars): () => void {
@@ -35,7 +47,7 @@ export function drawBars(target: HTMLElement, bars: Bars): () => void {
         },
         { label: bars.unit },
       ],
-      series: [{}, { label: bars.unit, fill: '#0b5cad', stroke: '#0b5cad', paths: uPlot.paths.bars!({ size: [0.7, 80] }), points: { show: false } }],
+      series: [{}, bars.colors ? eachInItsColor(bars.unit, bars.colors) : { label: bars.unit, fill: COLOR, stroke: COLOR, paths: uPlot.paths.bars!({ size: [0.7, 80] }), points: { show: false } }],
     },
     [x, bars.values],
     target,

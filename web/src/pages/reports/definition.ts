@@ -32,6 +32,9 @@ export const DIMENSIONS: Record<Dimension, string> = {
   day: 'Day',
   week: 'Week',
   month: 'Month',
+  client: 'Client',
+  task: 'Task',
+  tag: 'Tag',
 };
 
 export const TIME_DIMENSIONS: ReadonlySet<Dimension> = new Set(['day', 'week', 'month']);
@@ -53,8 +56,16 @@ export function offeredMetrics(admin: boolean, projectAdmin: boolean): Metric[] 
   return projectAdmin ? ['time', 'billableTime', 'revenue'] : ['time', 'billableTime'];
 }
 
-/** "No project" in the project filter (the API's null). */
-export const NO_PROJECT = '';
+/** "No project", "no client", "no task" and "no tag" in the filters (the API's null). */
+export const NONE = '';
+
+/** Which entries the chosen tags keep: those carrying any of them, all of them, or none of them. */
+export type TagMatch = 'any' | 'all' | 'none';
+export const TAG_MATCHES: [TagMatch, string][] = [
+  ['any', 'Any of them'],
+  ['all', 'All of them'],
+  ['none', 'None of them'],
+];
 
 export interface Draft {
   period: Period;
@@ -66,6 +77,11 @@ export interface Draft {
   billable: '' | 'true' | 'false';
   projectIds: string[];
   userIds: string[];
+  /** Chosen clients, tasks and tags; NONE stands for "no client", "no task" and "no tag". */
+  clientIds: string[];
+  taskIds: string[];
+  tagIds: string[];
+  tagMatch: TagMatch;
   nameContains: string;
   hideEmptyRows: boolean;
   showArchivedProjects: boolean;
@@ -84,6 +100,10 @@ export function newDraft(timeZone: string): Draft {
     billable: '',
     projectIds: [],
     userIds: [],
+    clientIds: [],
+    taskIds: [],
+    tagIds: [],
+    tagMatch: 'any',
     nameContains: '',
     hideEmptyRows: true,
     showArchivedProjects: false,
@@ -100,12 +120,18 @@ function bounds(draft: Draft, timeZone: string): { start: string; end: string } 
   };
 }
 
+const orNull = (id: string) => (id === NONE ? null : id);
+const orNone = (id: unknown) => (id === null ? NONE : String(id));
+
 /** The run body of a draft; start and end are required even for a named period, which the API resolves itself. */
 export function runBody(draft: Draft, timeZone: string, name?: string): RunBody {
   const filters: Record<string, unknown>[] = [];
   if (draft.billable) filters.push({ billable: draft.billable === 'true' });
-  if (draft.projectIds.length) filters.push({ projectIds: draft.projectIds.map((id) => (id === NO_PROJECT ? null : id)) });
+  if (draft.projectIds.length) filters.push({ projectIds: draft.projectIds.map(orNull) });
   if (draft.userIds.length) filters.push({ userIds: draft.userIds });
+  if (draft.clientIds.length) filters.push({ clientIds: draft.clientIds.map(orNull) });
+  if (draft.taskIds.length) filters.push({ taskIds: draft.taskIds.map(orNull) });
+  if (draft.tagIds.length) filters.push({ tagIds: draft.tagIds.map(orNull), match: draft.tagMatch });
   if (draft.nameContains.trim()) filters.push({ nameContains: draft.nameContains.trim() });
   return {
     ...(name ? { name } : {}),
@@ -130,14 +156,24 @@ export function draftOf(report: Report, timeZone: string): Draft {
     billable: '',
     projectIds: [],
     userIds: [],
+    clientIds: [],
+    taskIds: [],
+    tagIds: [],
+    tagMatch: 'any',
     nameContains: '',
     hideEmptyRows: report.hideEmptyRows,
     showArchivedProjects: report.showArchivedProjects ?? false,
   };
   for (const filter of report.filters) {
     if (typeof filter.billable === 'boolean') draft.billable = filter.billable ? 'true' : 'false';
-    if (Array.isArray(filter.projectIds)) draft.projectIds = filter.projectIds.map((id) => (id === null ? NO_PROJECT : String(id)));
+    if (Array.isArray(filter.projectIds)) draft.projectIds = filter.projectIds.map(orNone);
     if (Array.isArray(filter.userIds)) draft.userIds = filter.userIds.map(String);
+    if (Array.isArray(filter.clientIds)) draft.clientIds = filter.clientIds.map(orNone);
+    if (Array.isArray(filter.taskIds)) draft.taskIds = filter.taskIds.map(orNone);
+    if (Array.isArray(filter.tagIds)) {
+      draft.tagIds = filter.tagIds.map(orNone);
+      draft.tagMatch = filter.match === 'all' || filter.match === 'none' ? filter.match : 'any';
+    }
     if (typeof filter.nameContains === 'string') draft.nameContains = filter.nameContains;
   }
   return draft;

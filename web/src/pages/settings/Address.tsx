@@ -1,5 +1,5 @@
 import { useSignal } from '@preact/signals';
-import { fieldErrors, problemMessage, type Problem } from '../../api/client.js';
+import { fieldOrConflict, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { deleteWorkspace, renameWorkspace } from '../../data/organization.js';
 import { workspaceDomain } from '../../data/session.js';
@@ -12,8 +12,7 @@ const addressWith = (domain: string) => `${location.protocol}//${domain}.${locat
 function Rename() {
   const domain = workspaceDomain.value;
   const problem = useSignal<Problem | undefined>(undefined);
-  const errors = fieldErrors(problem.value);
-  const domainError = errors.domain ?? (problem.value?.status === 409 ? problem.value.detail : undefined);
+  const domainError = fieldOrConflict(problem.value, 'domain');
   const submit = async (event: Event) => {
     event.preventDefault();
     const next = String(new FormData(event.currentTarget as HTMLFormElement).get('domain') ?? '').trim().toLowerCase();

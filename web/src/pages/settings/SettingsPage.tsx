@@ -4,10 +4,11 @@ import { Billing } from './Billing.js';
 import { General, Holidays, Rounding } from './General.js';
 import { Locking } from './Locking.js';
 import { SignInPolicy } from './SignInPolicy.js';
+import { Tags } from './Tags.js';
 
 /**
  * Workspace settings (administrators): the organization, rounding, timesheet locking, holidays, the
- * sign-in policy, the address and deletion, and the billing helpers shown as what they are (free).
+ * tags, the sign-in policy, the address and deletion, and the billing helpers shown as what they are (free).
  */
 export function SettingsPage() {
   return (
@@ -17,6 +18,7 @@ export function SettingsPage() {
       <Rounding />
       <Locking />
       <Holidays />
+      <Tags />
       <SignInPolicy />
       <Address />
       <Billing />
