@@ -48,7 +48,7 @@ export default tseslint.config(
   // Areas meet only through each other's face (src/areas/<name>/index.ts); see docs/architecture.md.
   // An area's files sit in sub-folders by job (access/sign-in/link/…), so the way up to src/areas/
   // is one `../` per level: each depth has its own pattern, and a sibling folder of the same area
-  // (`../sessions/…` from access/api-keys/) is not another area.
+  // (`../sessions/…` from access/api-keys/) is not another area, though it too is reached through its index.ts.
   ...AREA_DEPTHS.map((depth) => ({
     files: [`src/areas/*/${'*/'.repeat(depth)}*.ts`],
     rules: {
@@ -60,6 +60,15 @@ export default tseslint.config(
               regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.)[^/]+/(?!index\\.js$)`,
               message: 'Import another area only through its index.ts (its face).',
             },
+            // Inside the area, another job's folder (access/sign-in/link/ → ../password/) is reached through its index.ts too.
+            ...(depth === 0
+              ? []
+              : [
+                  {
+                    regex: `^(\\.\\./){1,${depth}}(?!\\.)([^/]+/)+(?!index\\.js$)[^/]+$`,
+                    message: "Import another job's folder of this area only through its index.ts (docs/architecture.md, access/ by job).",
+                  },
+                ]),
           ],
         },
       ],

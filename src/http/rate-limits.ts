@@ -6,8 +6,9 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FailureKeys, SignInFailures } from '../areas/access/index.js';
+import type { SignInFailures } from '../areas/access/index.js';
 import { bearerOf } from './bearer.js';
+import { signInFailures } from './sign-in-failures.js';
 import { ApiError } from '../domain/errors.js';
 
 declare module 'fastify' {
@@ -15,17 +16,13 @@ declare module 'fastify' {
     /**
      * onRequest hooks: the address limit is a hook of the root, before routing, and counts every request
      * under /api (unknown routes too); the token limit runs in the /api scope before authentication.
+     * The single sign-on starts' limit is the start route's own hook (docs/rules.md §8 Single sign-on).
      */
-    rateLimitHooks: { perAddress: onRequestHookHandler; perToken: onRequestHookHandler };
+    rateLimitHooks: { perAddress: onRequestHookHandler; perToken: onRequestHookHandler; oidcStartsPerAddress: onRequestHookHandler };
     /** Failed password checks per account and per address (docs/rules.md §7 Lockout), in the same stores as the limits. */
     signInFailures: SignInFailures;
   }
 }
-
-/** The stores' own reading, which the package's types leave out: the count so far, without counting. */
-type ReadableStore = FastifyRateLimitStore & {
-  read(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void;
-};
 
 const WINDOW_MS = 60_000;
 /** Counters kept in this process, per limit (the least recently seen key goes first). */
@@ -122,49 +119,11 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
   };
 
   const perAddress = limiter('address', perAddressPerMinute, (request) => request.ip, false);
-  app.decorate('signInFailures', signInFailures(app, storeOf));
+  app.decorate('signInFailures', signInFailures(app.config, { redis, namespace: REDIS_NAMESPACE, localKeys: LOCAL_KEYS, attempts: storeOf('sign-in-attempt-address') }));
   app.decorate('rateLimitHooks', {
     perAddress: (request, reply, done) => (isUnderApi(request) ? perAddress.call(app, request, reply, done) : done()),
     perToken: limiter('token', perTokenPerMinute, tokenKey, true),
+    // Each start stores an attempt for anyone who asks, without a token: its own, lower bound.
+    oidcStartsPerAddress: limiter('oidc-start-address', app.config.oidcStartsPerAddressPerMinute, (request) => request.ip, false),
   });
 });
-
-/**
- * Failed password checks, counted per account (its email's digest) and per client address in a
- * fixed window of SIGN_IN_LOCKOUT_SECONDS; a key at its limit is locked until its window ends. Every
- * password check, right or wrong, is counted per client address in a minute too: a check is the one
- * request whose cost is set on purpose high, so one caller asking for many would take the CPU from
- * everyone else's requests. A store that cannot answer locks nobody, as the request limits serve uncounted.
- */
-function signInFailures(app: FastifyInstance, storeOf: (kind: string) => FastifyRateLimitStore): SignInFailures {
-  const { perAccount, perAddress, windowSeconds } = app.config.signInLockout;
-  const attemptsPerAddress = app.config.signInAttemptsPerAddressPerMinute;
-  const windowMs = windowSeconds * 1000;
-  const account = storeOf('sign-in-account') as ReadableStore;
-  const address = storeOf('sign-in-address') as ReadableStore;
-  const attempts = storeOf('sign-in-attempt-address') as ReadableStore;
-  const count = (store: ReadableStore, key: string, max: number, counting: boolean, window = windowMs) =>
-    new Promise<{ current: number; ttl: number } | undefined>((resolve) => {
-      const done = (error: Error | null, result?: { current: number; ttl: number }) => resolve(error ? undefined : result);
-      if (counting) store.incr(key, done, window, max);
-      else store.read(key, done, window, max);
-    });
-  const lockedFor = (result: { current: number; ttl: number } | undefined, max: number) =>
-    result !== undefined && result.current >= max ? Math.max(1, Math.ceil(result.ttl / 1000)) : 0;
-  return {
-    async lockedForSeconds(keys: FailureKeys) {
-      const [byAccount, byAddress] = await Promise.all([
-        count(account, keys.account, perAccount, false),
-        count(address, keys.address, perAddress, false),
-      ]);
-      return Math.max(lockedFor(byAccount, perAccount), lockedFor(byAddress, perAddress));
-    },
-    async attempt(keys: FailureKeys) {
-      // The count includes this check: it is refused when it would be one more than the minute allows.
-      return lockedFor(await count(attempts, keys.address, attemptsPerAddress, true, WINDOW_MS), attemptsPerAddress + 1);
-    },
-    async record(keys: FailureKeys) {
-      await Promise.all([count(account, keys.account, perAccount, true), count(address, keys.address, perAddress, true)]);
-    },
-  };
-}

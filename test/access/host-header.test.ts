@@ -135,7 +135,7 @@ describeEachStore('Host header', (h: Harness) => {
     const impersonation = await make.request(h, ws, { kind: 'impersonation', reason: 'links' });
     expect((await admin.put(`/api/requests/${impersonation.id}`, { status: 'RESOLVED' }, options)).status).toBe(200);
     expect((await admin.post('/api/timesheets/reminder', { reason: 'links' }, options)).status).toBe(200);
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages.map((m) => m.kind).sort()).toEqual(['invitation', 'supportSignIn', 'timesheetReminder', 'timesheetReminder']);
     for (const message of messages) expectFromPublicUrl(message.body, ws.domain);
 

@@ -23,7 +23,7 @@ async function resolved(h: Harness, headers: Record<string, string> = {}): Promi
   const request = await createImpersonationRequest(h.app.db, ws.organizationId, 'Ticket 4711: reports look wrong');
   const res = await as(h, ws, resolver).put(`/api/requests/${request.id}`, { status: 'RESOLVED' }, { headers });
   expect(res.status).toBe(200);
-  const messages = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'supportSignIn');
+  const messages = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'supportSignIn');
   expect(messages).toHaveLength(1);
   const token = TOKEN.exec(messages[0].body)![0];
   return { ws, resolver, requestId: request.id, token, message: messages[0] };
@@ -44,7 +44,7 @@ describeEachStore('Impersonation requests', (h) => {
       resolvedAt: expect.any(String),
       resolvedBy: ws.admin.userId,
     });
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages).toEqual([
       {
         id: expect.any(String),
@@ -86,7 +86,7 @@ describeEachStore('Impersonation requests', (h) => {
     const res = await as(h, ws).put(`/api/requests/${request.id}`, { status: 'REJECTED' });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('REJECTED');
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
     expect(await h.app.db.selectFrom('one_time_tokens').selectAll().where('organization_id', '=', ws.organizationId).execute()).toEqual([]);
   });
 

@@ -21,6 +21,8 @@ function person(domain = 'example.com', emailVerified = true): { sub: string; em
 }
 
 const location = (res: { headers: Record<string, unknown> }) => String(res.headers.location);
+/** The `name=value` of the browser-binding cookie a start sets. */
+const browserCookie = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0];
 
 describeEachStore(
   'Single sign-on with OpenID Connect (docs/rules.md §8 Single sign-on)',
@@ -33,21 +35,27 @@ describeEachStore(
       await provider?.close();
     });
 
+    /** The cookie each start gave its browser, by the attempt's state: the browser that began it brings it back. */
+    const browsers = new Map<string, string>();
+    const cookieOf = (redirect: URL) => ({ cookie: browsers.get(redirect.searchParams.get('state')!) ?? '' });
+
     /** Starts at the workspace: answers the provider's authorization URL. */
     async function start(ws: TestWorkspace): Promise<URL> {
       const res = await h.call('GET', '/api/auth/oidc/start', { host: ws.host });
       expect(res.status).toBe(302);
-      return new URL(location(res));
+      const url = new URL(location(res));
+      browsers.set(url.searchParams.get('state')!, browserCookie(res));
+      return url;
     }
 
-    /** The provider's redirect, delivered at the deployment's host, then (forwarded) at the workspace's. */
+    /** The provider's redirect, delivered at the deployment's host, then (forwarded) at the workspace's, in the browser that began it. */
     async function callBack(ws: TestWorkspace, redirect: URL) {
       const atDeployment = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: `${BASE_DOMAIN}:3000` });
       expect(atDeployment.status).toBe(302);
       const forwarded = new URL(location(atDeployment));
       expect(forwarded.host).toBe(`${ws.domain}.${BASE_DOMAIN}:3000`);
       expect(forwarded.search).toBe(redirect.search);
-      return h.call('GET', `${forwarded.pathname}${forwarded.search}`, { host: ws.host });
+      return h.call('GET', `${forwarded.pathname}${forwarded.search}`, { host: ws.host, headers: cookieOf(redirect) });
     }
 
     async function signOn(ws: TestWorkspace, sub: string) {
@@ -102,7 +110,7 @@ describeEachStore(
       expect((await callBack(ws, redirect)).status).toBe(302);
       const atDeployment = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: `${BASE_DOMAIN}:3000` });
       expect(atDeployment.status).toBe(401);
-      const atWorkspace = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: ws.host });
+      const atWorkspace = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: ws.host, headers: cookieOf(redirect) });
       expect(atWorkspace.status).toBe(401);
       expect(atWorkspace.body.code).toBe('unauthorized');
       expect(atWorkspace.headers['set-cookie']).toBeUndefined();
@@ -114,7 +122,7 @@ describeEachStore(
       const { sub, email } = person();
       await h.user(other, { email });
       const redirect = await provider.authorize((await start(ws)).href, sub);
-      const res = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: other.host });
+      const res = await h.call('GET', `${redirect.pathname}${redirect.search}`, { host: other.host, headers: cookieOf(redirect) });
       expect(res.status).toBe(401);
     });
 

@@ -13,7 +13,7 @@ const outboxTo = (h: Harness, to: string) =>
 const originOf = (ws: TestWorkspace) => `http://${ws.domain}.timetrack.test:3000`;
 
 async function mailedToken(h: Harness, ws: TestWorkspace, to: string, kind: string): Promise<string> {
-  const message = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.to === to && m.kind === kind).at(-1);
+  const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.to === to && m.kind === kind).at(-1);
   expect(message, `a ${kind} message to ${to}`).toBeDefined();
   return TOKEN.exec(message!.body)![0];
 }
@@ -39,7 +39,7 @@ describeEachStore(
       }
       expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
       expect(answers[0]).toEqual([200, '{}', 'application/json; charset=utf-8']);
-      const messages = await listMessages(h.app.db, ws.organizationId);
+      const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
       expect(messages.map((m) => [m.kind, m.to])).toEqual([
         ['signInLink', user.email],
         ['signInLink', user.email],
@@ -80,7 +80,7 @@ describeEachStore(
       expect(await ok(h.call('GET', '/api/auth', { host: ws.host, token: res.body.token }))).toEqual({ domain: ws.domain, email: user.email, token: res.body.token, userId: user.userId, role: 'User' });
       // Single use.
       expect((await redeem(h, ws, token)).status).toBe(401);
-      const [message] = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'signInLink');
+      const [message] = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'signInLink');
       expect(message.body).toBe(EXPIRED_BODY);
       // A person's session is of the account: it is listed as a link sign-in.
       const sessions = await ok(h.call('GET', '/api/auth/sessions', { host: ws.host, token: res.body.token }));
@@ -92,7 +92,7 @@ describeEachStore(
       const user = await h.user(ws);
       const [fresh, stale] = [0, 1].map(() => ok(h.call('POST', '/api/auth/email-link', { host: ws.host, body: { email: user.email } })));
       await Promise.all([fresh, stale]);
-      const tokens = (await listMessages(h.app.db, ws.organizationId)).map((m) => TOKEN.exec(m.body)![0]);
+      const tokens = (await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => TOKEN.exec(m.body)![0]);
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 15 * MINUTE - 5_000 });
       expect((await redeem(h, ws, tokens[0])).status).toBe(200);
       vi.setSystemTime(Date.now() + 10_000);
@@ -114,7 +114,7 @@ describeEachStore(
       const ws = await h.workspace();
       await ok(as(h, ws).post('/api/users', { email: 'Invitee@Example.com', name: 'Invitee' }));
       const token = await mailedToken(h, ws, 'invitee@example.com', 'invitation');
-      const [message] = await listMessages(h.app.db, ws.organizationId);
+      const [message] = await listMessages(h.app.db, { organizationId: ws.organizationId });
       expect(message.body).toContain(`http://${ws.domain}.timetrack.test:3000/auth/one-time?token=${token}`);
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 7 * 24 * 60 * MINUTE - 5_000 });
       const res = await redeem(h, ws, token);
@@ -168,7 +168,7 @@ describeEachStore(
       await ok(h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: user.email } }));
       await ok(as(h, ws).post('/api/users', { email: 'links@example.com' }));
       await ok(h.call('POST', '/api/auth/find-workspaces', { host: h.config.baseDomain, body: { email: user.email } }));
-      const bodies = [...(await listMessages(h.app.db, ws.organizationId)).map((m) => m.body), ...(await outboxTo(h, user.email)).map((m) => m.body)];
+      const bodies = [...(await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => m.body), ...(await outboxTo(h, user.email)).map((m) => m.body)];
       for (const body of bodies) {
         // The support message also names the API route to call (not a link to open): those are /api/ paths.
         for (const link of body.match(/https?:\/\/[^\s]+/g) ?? []) if (!new URL(link).pathname.startsWith('/api/')) urls.push(link);
@@ -183,7 +183,7 @@ describeEachStore(
       }
     });
 
-    it('a user is mailed at most 5 unused sign-in and reset links an hour, and an address 5 workspace lists: past that the same {} and no mail; a used link frees its place', async () => {
+    it('a user holds at most 5 working sign-in and reset links, and an address is mailed 5 workspace lists an hour: past that the same {} and no mail; a used link frees its place', async () => {
       const ws = await h.workspace();
       const user = await h.user(ws);
       const other = await h.user(ws);
@@ -204,11 +204,31 @@ describeEachStore(
       for (let i = 0; i < 6; i++) await ok(ask('find-workspaces', user.email, h.config.baseDomain));
       expect((await outboxTo(h, user.email)).filter((m) => m.kind === 'workspaceList')).toHaveLength(5);
 
-      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * MINUTE });
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 16 * MINUTE });
       await ok(ask('email-link', user.email));
+      await ok(ask('find-workspaces', user.email, h.config.baseDomain));
+      const expired = await outboxTo(h, user.email);
+      expect([expired.filter((m) => m.kind === 'signInLink').length, expired.filter((m) => m.kind === 'workspaceList').length]).toEqual([5, 5]);
+      vi.setSystemTime(Date.now() + 45 * MINUTE);
       await ok(ask('find-workspaces', user.email, h.config.baseDomain));
       const later = await outboxTo(h, user.email);
       expect([later.filter((m) => m.kind === 'signInLink').length, later.filter((m) => m.kind === 'workspaceList').length]).toEqual([5, 6]);
+    });
+
+    it('links asked for by someone else keep the owner from a link only while they work: once they expire the owner gets a sign-in link and a reset at once', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      for (let i = 0; i < 6; i++) await ok(h.call('POST', '/api/auth/email-link', { host: ws.host, body: { email: user.email } }));
+      expect(await outboxTo(h, user.email)).toHaveLength(5);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 14 * MINUTE });
+      await ok(h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: user.email } }));
+      expect(await outboxTo(h, user.email)).toHaveLength(5);
+      vi.setSystemTime(Date.now() + 2 * MINUTE);
+      await ok(h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: user.email } }));
+      await ok(h.call('POST', '/api/auth/email-link', { host: ws.host, body: { email: user.email } }));
+      const mailed = await outboxTo(h, user.email);
+      expect(mailed.map((m) => m.kind)).toEqual([...Array(5).fill('signInLink'), 'passwordReset', 'signInLink']);
+      await ok(redeem(h, ws, await mailedToken(h, ws, user.email, 'signInLink')));
     });
 
     it('POST /auth/find-workspaces at the bare domain mails the address its workspaces, and answers an unknown address alike', async () => {

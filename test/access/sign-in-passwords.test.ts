@@ -10,7 +10,7 @@ const PASSWORD = 'a long enough passphrase';
 /** Signs the user in by a mailed link (the way to a first password): the session token. */
 async function linkSession(h: Harness, ws: TestWorkspace, user: TestUser, route = '/api/auth/email-link'): Promise<string> {
   await ok(h.call('POST', route, { host: ws.host, body: { email: user.email } }));
-  const message = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.to === user.email).at(-1)!;
+  const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.to === user.email).at(-1)!;
   return (await ok(h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token: TOKEN.exec(message.body)![0] } }))).token;
 }
 
@@ -181,7 +181,7 @@ describeEachStore(
       const unknown = await h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: 'nobody@example.com' } });
       expect([known.status, known.text]).toEqual([200, '{}']);
       expect([unknown.status, unknown.text]).toEqual([200, '{}']);
-      const messages = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'passwordReset');
+      const messages = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'passwordReset');
       expect(messages.map((m) => m.to)).toEqual([user.email]);
       const token = TOKEN.exec(messages[0].body)![0];
       const session = await ok(h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token } }));
@@ -195,7 +195,7 @@ describeEachStore(
     it('the plain reset form takes the new password: posting it sets the password, signs in and goes to /', async () => {
       const { ws, user } = await withPassword(h);
       await ok(h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: user.email } }));
-      const message = (await listMessages(h.app.db, ws.organizationId)).filter((m) => m.kind === 'passwordReset').at(-1)!;
+      const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).filter((m) => m.kind === 'passwordReset').at(-1)!;
       const token = TOKEN.exec(message.body)![0];
       const shown = await h.call('GET', `/auth/one-time?token=${token}`, { host: ws.host });
       // The web app's page (test/web: its form asks the new password after the link's button).

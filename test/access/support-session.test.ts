@@ -24,7 +24,7 @@ async function supportSession(h: Harness): Promise<Support> {
   const admin = await h.user(ws, { role: 'Administrator' });
   const request = await createImpersonationRequest(h.app.db, ws.organizationId, 'Ticket 17');
   expect((await as(h, ws, admin).put(`/api/requests/${request.id}`, { status: 'RESOLVED' })).status).toBe(200);
-  const message = (await listMessages(h.app.db, ws.organizationId)).find((m) => m.kind === 'supportSignIn')!;
+  const message = (await listMessages(h.app.db, { organizationId: ws.organizationId })).find((m) => m.kind === 'supportSignIn')!;
   const oneTime = /tto_[A-Za-z0-9_-]{43}/.exec(message.body)![0];
   const redeemed = await h.call('POST', '/api/auth/one-time', { host: ws.host, body: { token: oneTime } });
   expect(redeemed.status).toBe(200);

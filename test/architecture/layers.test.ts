@@ -60,12 +60,14 @@ describe('the import layers', () => {
     expect(problems).toEqual([]);
   });
 
-  it("lint refuses a job's folder of an area reaching into another job's repository, and accepts its service", async () => {
+  it("lint refuses a job's folder of an area reaching into another job's files, and accepts that job's index.ts", async () => {
     const repository = "import { insertSession } from '../../sessions/session-repository.js';\nexport const x = insertSession;\n";
     const service = "import { beginSession } from '../../sessions/session-service.js';\nexport const x = beginSession;\n";
+    const face = "import { beginSession } from '../../sessions/index.js';\nexport const x = beginSession;\n";
     expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', repository)).toContain('no-restricted-syntax');
     expect(await problemsOf('src/areas/access/support/extra.ts', "import { insertOneTimeToken } from '../sign-in/link/one-time-token-repository.js';\nexport const x = insertOneTimeToken;\n")).toContain('no-restricted-syntax');
-    expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', service)).toEqual([]);
+    expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', service)).toContain('no-restricted-imports');
+    expect(await problemsOf('src/areas/access/sign-in/password/extra.ts', face)).toEqual([]);
     expect(await problemsOf('src/areas/access/sign-in/two-factor/extra.ts', "import { findSignInSettings } from '../sign-in-settings-repository.js';\nexport const x = findSignInSettings;\n")).toEqual([]);
   });
 

@@ -3,6 +3,7 @@ import type { Area } from '../area.js';
 import { accountRoutes } from './accounts/account-routes.js';
 import { apiKeyRoutes } from './api-keys/api-key-routes.js';
 import { ApiKey } from './api-keys/api-key-schemas.js';
+import { startExpiredRowsPruning } from './expired-rows-pruning.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { Session } from './sessions/session-schemas.js';
 import { linkPages } from './sign-in/link/link-pages.js';
@@ -13,7 +14,10 @@ import { signInSettingsRoutes } from './sign-in/sign-in-settings-routes.js';
 import { oidcRoutes } from './sign-in/single-sign-on/oidc-routes.js';
 import { twoFactorRoutes } from './sign-in/two-factor/two-factor-routes.js';
 
-/** Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups authentication makes. */
+/**
+ * Access: accounts, API keys, sessions and one-time sign-in tokens, and the token lookups
+ * authentication makes; the pruning of expired sign-in rows for as long as the app is up.
+ */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   // In this order: the OpenAPI document lists the operations as they are registered.
   await app.register(accountRoutes);
@@ -25,6 +29,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(twoFactorRoutes);
   await app.register(signInSettingsRoutes);
   await app.register(oidcRoutes);
+  let pruning: ReturnType<typeof startExpiredRowsPruning> | undefined;
+  app.addHook('onReady', async () => {
+    pruning = startExpiredRowsPruning(app);
+  });
+  app.addHook('onClose', async () => {
+    await pruning?.stop();
+  });
 };
 
 export const accessArea: Area = { name: 'access', routes, pages: linkPages, schemas: [ApiKey, Session] };

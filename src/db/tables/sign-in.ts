@@ -50,6 +50,8 @@ export interface OidcStatesTable {
   organization_id: string;
   code_verifier: string;
   nonce: string;
+  /** SHA-256 of the cookie value given to the browser that began it; null for attempts begun before the binding (never matched). */
+  browser_hash: string | null;
   expires_at: string;
   used_at: string | null;
   created_at: string;

@@ -3,8 +3,7 @@ import type { Db, Trx } from '../../../db/database.js';
 import type { Workspace } from '../../../domain/actor.js';
 import { addHours, addMinutes, nowIso } from '../../../lib/time.js';
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../../lib/tokens.js';
-import { beginSession } from '../sessions/session-service.js';
-import type { SignInMethod } from '../sessions/session-rules.js';
+import { beginSession, type SignInMethod } from '../sessions/index.js';
 import { findTwoFactor, insertChallenge } from './two-factor/two-factor-repository.js';
 import { CHALLENGE_TTL_MINUTES } from './two-factor/two-factor-rules.js';
 

@@ -4,7 +4,7 @@ import type { Trx } from '../../../db/database.js';
 import type { Actor, Workspace } from '../../../domain/actor.js';
 import { addHours } from '../../../lib/time.js';
 import { enqueueMessage } from '../../mail/index.js';
-import { storeOneTimeToken } from '../sign-in/link/link-service.js';
+import { storeOneTimeToken } from '../sign-in/link/index.js';
 
 /** A one-time support sign-in link, and the session it yields, last this long. */
 export const SUPPORT_SIGN_IN_TTL_HOURS = 1;

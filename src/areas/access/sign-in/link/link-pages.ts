@@ -8,11 +8,10 @@ import '../../../../route-kit/workspace-of.js';
 import { needsSecondFactor } from '../sign-in-flow.js';
 import { requestLink } from './link-service.js';
 import { oneTimePurpose, redeemOneTimeSignIn } from './one-time-sign-in-service.js';
-import { changePassword, signInWithPassword } from '../password/password-service.js';
+import { assertPasswordLength, changePassword, PASSWORD_MAX, PASSWORD_MIN, signInWithPassword } from '../password/index.js';
 import type { OneTimePurpose } from './one-time-token-repository.js';
 import { contextOf } from '../sign-in-context.js';
-import { assertPasswordLength, PASSWORD_MAX, PASSWORD_MIN } from '../password/password-rules.js';
-import { verifySecondFactor } from '../two-factor/two-factor-service.js';
+import { verifySecondFactor } from '../two-factor/index.js';
 
 /*
  * The form-taking routes behind the pages mailed links open (docs/rules.md §7 Link pages). The web

@@ -7,8 +7,8 @@ import { EmailBody } from './link-schemas.js';
 
 const SAME_ANSWER =
   'The answer is `{}`, the same and in the same time whether or not the address is known (no account enumeration, ' +
-  `docs/rules.md §7): only the outbox shows a difference. A user is mailed at most ${LINK_MAILS_PER_ADDRESS_HOUR} sign-in and ` +
-  `reset links in an hour that they have not used, and an address ${LINK_MAILS_PER_ADDRESS_HOUR} workspace lists; past that nothing is mailed, with the same answer. An \`email\` that is not an email address is 422 ("must be an email address").`;
+  `docs/rules.md §7): only the outbox shows a difference. A user holds at most ${LINK_MAILS_PER_ADDRESS_HOUR} sign-in and ` +
+  `reset links that still work (a used or expired link frees its place), and an address is mailed ${LINK_MAILS_PER_ADDRESS_HOUR} workspace lists an hour; past that nothing is mailed, with the same answer. An \`email\` that is not an email address is 422 ("must be an email address").`;
 
 /** The two links mailed to an address of this workspace, each redeemed by POST /auth/one-time. */
 const WORKSPACE_LINKS = [

@@ -1,2 +1,2 @@
-/** Unused sign-in and reset links a user is mailed in an hour, and workspace lists an address is (docs/rules.md §7 Links). */
+/** Sign-in and reset links a user may hold that still work, and workspace lists an address is mailed in an hour (docs/rules.md §7 Links). */
 export const LINK_MAILS_PER_ADDRESS_HOUR = 5;

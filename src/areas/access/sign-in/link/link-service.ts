@@ -8,8 +8,8 @@ import { addHours, nowIso } from '../../../../lib/time.js';
 import { LINK_MAILS_PER_ADDRESS_HOUR } from './link-rules.js';
 import { hashToken, newToken, ONE_TIME_TOKEN_PREFIX } from '../../../../lib/tokens.js';
 import { countRecentServiceMessages, enqueueMessage } from '../../../mail/index.js';
-import { countUnusedLinks, insertOneTimeToken, type OneTimePurpose } from './one-time-token-repository.js';
-import { activeUserOfEmail, workspacesOfAccountEmail } from '../../accounts/account-service.js';
+import { countLiveLinks, insertOneTimeToken, type OneTimePurpose } from './one-time-token-repository.js';
+import { activeUserOfEmail, workspacesOfAccountEmail } from '../../accounts/index.js';
 
 /** How long each kind of mailed link works (docs/rules.md §7 Links): a sign-in or reset link a quarter of an hour, an invitation a week. */
 export const LINK_TTL_HOURS: Record<Exclude<OneTimePurpose, 'support'>, number> = {
@@ -47,9 +47,10 @@ export async function storeOneTimeToken(
 
 /**
  * Links and workspace lists are mailed on anyone's request, so an inbox is not flooded through them
- * (docs/rules.md §7 Links): a person is mailed at most LINK_MAILS_PER_ADDRESS_HOUR sign-in and reset
- * links an hour that they have not used, and an address as many workspace lists. Past that nothing
- * more is mailed, and the answer does not change.
+ * (docs/rules.md §7 Links): a person holds at most LINK_MAILS_PER_ADDRESS_HOUR sign-in and reset
+ * links that still work (a used or expired one frees its place, so nobody can keep the owner from
+ * getting one for longer than a link lives), and an address is mailed as many workspace lists an
+ * hour. Past that nothing more is mailed, and the answer does not change.
  */
 const hourAgo = () => addHours(nowIso(), -1);
 
@@ -86,7 +87,7 @@ export async function mailSignInLink(
     return;
   }
   const mail = MAIL[purpose];
-  if ((await countUnusedLinks(db, user.userId, ['sign-in', 'password-reset'], hourAgo())) >= LINK_MAILS_PER_ADDRESS_HOUR) return;
+  if ((await countLiveLinks(db, user.userId, ['sign-in', 'password-reset'])) >= LINK_MAILS_PER_ADDRESS_HOUR) return;
   await db.transaction().execute(async (trx) => {
     const { url, expiresAt } = await issueSignInLink(trx, { config, workspace, userId: user.userId, purpose });
     await enqueueMessage(trx, {

@@ -7,8 +7,8 @@ import { isTokenOf, ONE_TIME_TOKEN_PREFIX } from '../../../../lib/tokens.js';
 import { expireMessageWith } from '../../../mail/index.js';
 import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { peekOneTimeToken, redeemOneTimeToken, type OneTimePurpose } from './one-time-token-repository.js';
-import type { SignInMethod } from '../../sessions/session-rules.js';
-import { SUPPORT_SIGN_IN_TTL_HOURS } from '../../support/support-sign-in-service.js';
+import type { SignInMethod } from '../../sessions/index.js';
+import { SUPPORT_SIGN_IN_TTL_HOURS } from '../../support/index.js';
 
 const rejected = () => unauthorized('The sign-in link is unknown, used, expired or of another workspace.');
 

@@ -9,14 +9,14 @@ import { hashToken } from '../../../../lib/tokens.js';
 /** What redeeming a one-time token does (one_time_tokens.purpose). */
 export type OneTimePurpose = 'support' | 'sign-in' | 'invitation' | 'password-reset';
 
-/** How many links of these purposes the user was mailed since an instant and has not used. */
-export async function countUnusedLinks(db: Db, userId: string, purposes: OneTimePurpose[], since: string): Promise<number> {
+/** How many links of these purposes the user holds that still work: neither used nor expired. */
+export async function countLiveLinks(db: Db, userId: string, purposes: OneTimePurpose[]): Promise<number> {
   const row = await db
     .selectFrom('one_time_tokens')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('user_id', '=', userId)
     .where('purpose', 'in', purposes)
-    .where('created_at', '>', since)
+    .where('expires_at', '>', nowIso())
     .where('used_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -91,4 +91,13 @@ export async function peekOneTimeToken(db: Db, organizationId: string, token: st
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return row?.purpose as OneTimePurpose | undefined;
+}
+
+/** Deletes up to `limit` one-time tokens, used or not, that ended before the instant; answers how many. */
+export async function deleteExpiredOneTimeTokens(db: Db, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('one_time_tokens')
+    .where('id', 'in', db.selectFrom('one_time_tokens').select('id').where('expires_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,5 +1,5 @@
 import { invalid } from '../../../../domain/errors.js';
-import type { SignInMethod } from '../../sessions/session-rules.js';
+import type { SignInMethod } from '../../sessions/index.js';
 
 /** Password length in Unicode code points (NIST SP 800-63B): at least 12, at most 256, no composition rules. */
 export const PASSWORD_MIN = 12;

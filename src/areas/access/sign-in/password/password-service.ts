@@ -8,9 +8,9 @@ import { hashToken } from '../../../../lib/tokens.js';
 import { completeSignIn, type SecondFactorRequired, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { hashPassword, passwordMatches } from './password-hashing.js';
 import { accountPasswordHash, setAccountPassword } from './password-repository.js';
-import { activeUserOfEmail } from '../../accounts/account-service.js';
+import { activeUserOfEmail } from '../../accounts/index.js';
 import { assertPasswordLength, isFreshLinkSession } from './password-rules.js';
-import { endOtherSessions, originOfSession } from '../../sessions/session-service.js';
+import { endOtherSessions, originOfSession } from '../../sessions/index.js';
 
 /** Who failed: the account (by its email's digest, known or not) and the client address. */
 export interface FailureKeys {
@@ -20,13 +20,18 @@ export interface FailureKeys {
 
 /**
  * The counts of failed password checks (docs/rules.md §7 Lockout), kept in the rate-limit stores
- * (shared through Redis when configured): how long sign-ins for these keys are refused, and one more failure.
+ * (shared through Redis when configured).
  */
 export interface SignInFailures {
-  lockedForSeconds(keys: FailureKeys): Promise<number>;
+  /**
+   * Counts a failure for both keys before the password is checked, at once and only when neither is
+   * at its limit, so that checks arriving together never pass it: 0, or how long sign-ins for these keys are refused.
+   */
+  reserveFailure(keys: FailureKeys): Promise<number>;
+  /** Takes a reserved failure back: the password was right. */
+  releaseFailure(keys: FailureKeys): Promise<void>;
   /** Counts one more password check of the address: how long it must wait when over the minute's limit (else 0). */
   attempt(keys: FailureKeys): Promise<number>;
-  record(keys: FailureKeys): Promise<void>;
 }
 
 const keysOf = (email: string, context: SignInContext): FailureKeys => ({
@@ -34,14 +39,26 @@ const keysOf = (email: string, context: SignInContext): FailureKeys => ({
   address: context.address ?? 'unknown',
 });
 
-async function assertMayCheckPassword(failures: SignInFailures, keys: FailureKeys): Promise<void> {
-  const seconds = await failures.lockedForSeconds(keys);
+/**
+ * Checks a password against its hash (null: a check of the same cost that fails) under a failure
+ * reserved first: a wrong password keeps it, any other end gives it back. While the account or the
+ * address is locked, or the address is over the minute's checks, 429 and no hash is computed.
+ */
+async function checkedPassword(failures: SignInFailures, keys: FailureKeys, hash: string | null, password: string): Promise<boolean> {
+  const seconds = await failures.reserveFailure(keys);
   if (seconds > 0) {
     throw new ApiError('rate-limited', `Too many failed sign-ins: try again in ${seconds} s.`, undefined, { 'retry-after': String(seconds) });
   }
-  const wait = await failures.attempt(keys);
-  if (wait > 0) {
-    throw new ApiError('rate-limited', `Too many password checks from this address: try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+  let wrong = false;
+  try {
+    const wait = await failures.attempt(keys);
+    if (wait > 0) {
+      throw new ApiError('rate-limited', `Too many password checks from this address: try again in ${wait} s.`, undefined, { 'retry-after': String(wait) });
+    }
+    wrong = !(await passwordMatches(hash, password));
+    return !wrong;
+  } finally {
+    if (!wrong) await failures.releaseFailure(keys);
   }
 }
 
@@ -63,13 +80,9 @@ export async function signInWithPassword(
 ): Promise<(SignedIn | SecondFactorRequired) & { email: string }> {
   const email = normalizeEmail(body.email);
   const keys = keysOf(email, context);
-  await assertMayCheckPassword(failures, keys);
   const user = isEmail(email) ? await activeUserOfEmail(db, workspace.id, email) : undefined;
-  const matches = await passwordMatches(user?.passwordHash ?? null, body.password);
-  if (!user || !matches) {
-    await failures.record(keys);
-    throw wrongPassword();
-  }
+  const matches = await checkedPassword(failures, keys, user?.passwordHash ?? null, body.password);
+  if (!user || !matches) throw wrongPassword();
   const signedIn = await db
     .transaction()
     .execute((trx) => completeSignIn(trx, config, { accountId: user.accountId, workspace, method: 'password' }, context));
@@ -99,11 +112,7 @@ export async function changePassword(
     }
     if (body.currentPassword === undefined) throw invalid('/body/currentPassword', 'is required to change the password');
     const keys = keysOf(actor.email, context);
-    await assertMayCheckPassword(failures, keys);
-    if (!(await passwordMatches(current, body.currentPassword))) {
-      await failures.record(keys);
-      throw forbidden('The current password is wrong.');
-    }
+    if (!(await checkedPassword(failures, keys, current, body.currentPassword))) throw forbidden('The current password is wrong.');
   }
   const digest = await hashPassword(body.newPassword);
   await db.transaction().execute(async (trx) => {

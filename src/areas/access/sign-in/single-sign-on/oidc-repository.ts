@@ -1,9 +1,9 @@
 import type { Db } from '../../../../db/database.js';
 
-/** One single sign-on attempt: found by the digest of its state, used once. */
+/** One single sign-on attempt: found by the digest of its state, used once, by the browser whose cookie has `browserHash` as digest. */
 export async function insertOidcState(
   db: Db,
-  state: { stateHash: string; organizationId: string; sealedVerifier: string; nonce: string; expiresAt: string; now: string },
+  state: { stateHash: string; organizationId: string; sealedVerifier: string; nonce: string; browserHash: string; expiresAt: string; now: string },
 ): Promise<void> {
   await db
     .insertInto('oidc_states')
@@ -12,6 +12,7 @@ export async function insertOidcState(
       organization_id: state.organizationId,
       code_verifier: state.sealedVerifier,
       nonce: state.nonce,
+      browser_hash: state.browserHash,
       expires_at: state.expiresAt,
       used_at: null,
       created_at: state.now,
@@ -32,22 +33,35 @@ export async function domainOfOidcState(db: Db, stateHash: string, now: string):
   return row?.domain;
 }
 
-/** Uses an attempt of this workspace once (a conditional UPDATE: a replayed state finds nothing). */
+/**
+ * Uses an attempt of this workspace once, from the browser that began it (a conditional UPDATE: a
+ * replayed state, or one brought by another browser, finds nothing).
+ */
 export async function useOidcState(
   db: Db,
-  organizationId: string,
-  stateHash: string,
+  attempt: { organizationId: string; stateHash: string; browserHash: string },
   now: string,
 ): Promise<{ sealedVerifier: string; nonce: string } | undefined> {
+  const { organizationId, stateHash, browserHash } = attempt;
   const result = await db
     .updateTable('oidc_states')
     .set({ used_at: now })
     .where('state_hash', '=', stateHash)
     .where('organization_id', '=', organizationId)
+    .where('browser_hash', '=', browserHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   const row = await db.selectFrom('oidc_states').select(['code_verifier', 'nonce']).where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
   return { sealedVerifier: row.code_verifier, nonce: row.nonce };
+}
+
+/** Deletes up to `limit` attempts that ended before the instant; answers how many. */
+export async function deleteExpiredOidcStates(db: Db, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('oidc_states')
+    .where('state_hash', 'in', db.selectFrom('oidc_states').select('state_hash').where('expires_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { operation, ProblemSchema } from '../../../../route-kit/schemas.js';
 import { setSessionCookie } from '../../../../route-kit/session-cookie.js';
+import { clearOidcBrowserCookie, OIDC_BROWSER_COOKIE, oidcBrowserCookieOf, setOidcBrowserCookie } from './oidc-browser-cookie.js';
 import { OidcCallbackQuery, SignInProviders } from './oidc-schemas.js';
 import { finishOidc, OIDC_ATTEMPT_MINUTES, signInProviders, startOidc } from './oidc-service.js';
 import { contextOf } from '../sign-in-context.js';
@@ -46,6 +47,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/auth/oidc/start',
     {
       config: { public: true },
+      onRequest: app.rateLimitHooks.oidcStartsPerAddress,
       schema: redirecting(
         operation({
           operationId: 'startSingleSignOn',
@@ -54,7 +56,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description:
             'No bearer token; opened by the browser at the workspace\'s host. The authorization code flow with PKCE ' +
             `(S256), a state and a nonce, valid ${OIDC_ATTEMPT_MINUTES} minutes and usable once; the provider sends the browser ` +
-            'back to the deployment\'s one redirect URI, `PUBLIC_URL/api/auth/oidc/callback`. 404 when the deployment ' +
+            'back to the deployment\'s one redirect URI, `PUBLIC_URL/api/auth/oidc/callback`. The redirect sets the cookie ' +
+            `\`${OIDC_BROWSER_COOKIE}\` (HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, Path=/api/auth/oidc/callback, ` +
+            `Max-Age ${OIDC_ATTEMPT_MINUTES * 60}): the attempt works only in the browser that began it. At most ` +
+            `${app.config.oidcStartsPerAddressPerMinute} starts a minute per client address (OIDC_STARTS_PER_ADDRESS); beyond, 429 ` +
+            '`rate-limited` with Retry-After until the minute ends. 404 when the deployment ' +
             'has no provider configured; 502 `provider-unavailable` when its discovery document cannot be read.',
           response: SignInProviders,
           public: true,
@@ -63,7 +69,8 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ),
     },
     async (request, reply) => {
-      const location = await startOidc(app.db, app.config, request.workspace);
+      const { location, browserSecret } = await startOidc(app.db, app.config, request.workspace);
+      setOidcBrowserCookie(reply, app.config, browserSecret);
       reply.header('cache-control', 'no-store');
       return reply.redirect(location, 302);
     },
@@ -81,12 +88,13 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description:
             'No bearer token. At the deployment\'s host (the redirect URI registered with the provider) the browser is ' +
             'forwarded, with the same query, to the host of the workspace the sign-on began at. There the state is used ' +
-            '(once: a replayed, unknown or expired state, or one of another workspace, is 401), the code is exchanged ' +
+            `(once, by the browser that began it: a replayed, unknown or expired state, one of another workspace, or one brought ` +
+            `without the start's cookie \`${OIDC_BROWSER_COOKIE}\` or with another browser's, is 401), the code is exchanged ` +
             'with the PKCE verifier and the ID token verified (issuer, audience, signature, nonce; 401 otherwise). The ' +
             'provider must give a verified email (403 otherwise), at one of OIDC_ALLOWED_DOMAINS when that is set (403). ' +
             'That email must be an active user of the workspace, or at a domain the workspace invites by single sign-on ' +
             '(PUT /auth/settings), which makes a new User (403 otherwise, archived users included). The answer sets the ' +
-            'session cookie `timetrack_access_token` and redirects to the workspace\'s address. No code is asked: the ' +
+            'session cookie `timetrack_access_token`, clears the start\'s cookie and redirects to the workspace\'s address. No code is asked: the ' +
             'provider answers for its own second factor.',
           querystring: OidcCallbackQuery,
           response: SignInProviders,
@@ -103,13 +111,14 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         app.config,
         (request.workspace as typeof request.workspace | null) ?? null,
-        { rawQuery, state: request.query.state },
+        { rawQuery, state: request.query.state, browserSecret: oidcBrowserCookieOf(request) },
         contextOf(request),
         (message) => request.log.warn(message),
       );
       reply.header('cache-control', 'no-store');
       if ('forwardTo' in outcome) return reply.redirect(outcome.forwardTo, 302);
       setSessionCookie(reply, app.config, outcome.session);
+      clearOidcBrowserCookie(reply, app.config);
       return reply.redirect(outcome.redirectTo, 302);
     },
   );

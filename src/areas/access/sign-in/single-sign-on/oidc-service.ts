@@ -5,12 +5,12 @@ import type { Workspace } from '../../../../domain/actor.js';
 import { ApiError, forbidden, notFound, unauthorized } from '../../../../domain/errors.js';
 import { emailDomainOf, isEmail, normalizeEmail } from '../../../../lib/email.js';
 import { addMinutes, nowIso } from '../../../../lib/time.js';
-import { hashToken } from '../../../../lib/tokens.js';
+import { hashToken, newToken } from '../../../../lib/tokens.js';
 import { joinBySingleSignOn, workspaceUserOfEmail } from '../../../users/index.js';
 import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
-import { accountOfEmail } from '../../accounts/account-service.js';
+import { accountOfEmail } from '../../accounts/index.js';
 import { sealerFor } from '../../../../lib/sealing.js';
 import { findSignInSettings } from '../sign-in-settings-repository.js';
 
@@ -39,26 +39,29 @@ async function provider(oidc: OidcConfig): Promise<Configuration> {
 
 /**
  * Starts a single sign-on at a workspace (docs/rules.md §8 Single sign-on): an attempt with a fresh
- * state, nonce and PKCE verifier (kept sealed) is stored for this workspace, and the browser is sent
- * to the provider, which will send it back to the deployment's one callback.
+ * state, nonce and PKCE verifier (kept sealed) is stored for this workspace, bound to this browser by
+ * the digest of `browserSecret` (the route gives it to the browser as a cookie), and the browser is
+ * sent to the provider, which will send it back to the deployment's one callback.
  */
-export async function startOidc(db: Db, config: Config, workspace: Workspace): Promise<string> {
+export async function startOidc(db: Db, config: Config, workspace: Workspace): Promise<{ location: string; browserSecret: string }> {
   if (!config.oidc) throw notConfigured();
   const configuration = await provider(config.oidc);
   const client = await openidClient();
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
+  const browserSecret = newToken('');
   const now = nowIso();
   await insertOidcState(db, {
     stateHash: hashToken(state),
     organizationId: workspace.id,
     sealedVerifier: sealerFor(config).seal(VERIFIER_PURPOSE, verifier),
     nonce,
+    browserHash: hashToken(browserSecret),
     expiresAt: addMinutes(now, OIDC_ATTEMPT_MINUTES),
     now,
   });
-  return client.buildAuthorizationUrl(configuration, {
+  const location = client.buildAuthorizationUrl(configuration, {
     redirect_uri: redirectUriOf(config),
     scope: 'openid email profile',
     response_type: 'code',
@@ -67,6 +70,7 @@ export async function startOidc(db: Db, config: Config, workspace: Workspace): P
     state,
     nonce,
   }).href;
+  return { location, browserSecret };
 }
 
 export type OidcCallbackOutcome = { forwardTo: string } | { session: SignedIn; redirectTo: string };
@@ -74,7 +78,8 @@ export type OidcCallbackOutcome = { forwardTo: string } | { session: SignedIn; r
 /**
  * The provider's answer. At the bare host (the redirect URI), the browser is forwarded with the same
  * query to the host of the workspace the attempt began at, so that the session cookie is that
- * host's. There the attempt is used once (a replayed state is 401), the code exchanged with the PKCE
+ * host's. There the attempt is used once, by the browser that began it (a replayed state, or one
+ * brought without that browser's cookie, is 401), the code exchanged with the PKCE
  * verifier, the ID token verified (issuer, audience, signature, nonce), and the verified email
  * mapped to the workspace's user, or to a new User when the workspace invites its domain.
  */
@@ -82,7 +87,7 @@ export async function finishOidc(
   db: Db,
   config: Config,
   workspace: Workspace | null,
-  query: { rawQuery: string; state?: string | undefined },
+  query: { rawQuery: string; state?: string | undefined; browserSecret?: string | undefined },
   context: SignInContext,
   log: (message: string) => void,
 ): Promise<OidcCallbackOutcome> {
@@ -95,8 +100,10 @@ export async function finishOidc(
     if (!domain) throw refused('the state is unknown, used or expired');
     return { forwardTo: `${workspaceUrl(config, domain)}${OIDC_CALLBACK_PATH}?${rawQuery}` };
   }
-  const attempt = await useOidcState(db, workspace.id, stateHash, nowIso());
-  if (!attempt) throw refused('the state is unknown, used, expired or of another workspace');
+  // A callback URL completed in another browser (a login CSRF) comes without this one's cookie.
+  if (!query.browserSecret) throw refused('this browser did not begin it');
+  const attempt = await useOidcState(db, { organizationId: workspace.id, stateHash, browserHash: hashToken(query.browserSecret) }, nowIso());
+  if (!attempt) throw refused('the state is unknown, used, expired, of another workspace or begun in another browser');
   const verifier = sealerFor(config).open(VERIFIER_PURPOSE, attempt.sealedVerifier);
   if (verifier === undefined) throw refused('the attempt cannot be read back');
   const configuration = await provider(config.oidc);

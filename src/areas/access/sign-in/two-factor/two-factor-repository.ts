@@ -6,14 +6,13 @@ export interface TwoFactorRow {
   sealedSecret: string;
   confirmedAt: string | null;
   lastStep: number | null;
-  failedAttempts: number;
   blockedUntil: string | null;
 }
 
 export async function findTwoFactor(db: Db, accountId: string): Promise<TwoFactorRow | undefined> {
   const row = await db
     .selectFrom('two_factor_secrets')
-    .select(['secret', 'confirmed_at', 'last_step', 'failed_attempts', 'blocked_until'])
+    .select(['secret', 'confirmed_at', 'last_step', 'blocked_until'])
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   return (
@@ -21,7 +20,6 @@ export async function findTwoFactor(db: Db, accountId: string): Promise<TwoFacto
       sealedSecret: row.secret,
       confirmedAt: row.confirmed_at,
       lastStep: row.last_step === null ? null : Number(row.last_step),
-      failedAttempts: Number(row.failed_attempts),
       blockedUntil: row.blocked_until,
     }
   );
@@ -60,19 +58,22 @@ export async function acceptStep(trx: Db, accountId: string, step: number, confi
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Counts a wrong code; the answer is the count of wrong codes in a row, this one included. */
-export async function countFailure(db: Db, accountId: string): Promise<number> {
-  await db
+/**
+ * Reserves one code attempt of the account before its code is checked: one conditional UPDATE, so
+ * codes sent at once never take more than `max` in a row. The reservation that reaches `max` blocks
+ * the account's codes until `blockUntil`; the first one after a block ended starts a new row. A right
+ * code resets the row (acceptStep, clearFailures). Answers false while blocked (or with no secret).
+ */
+export async function reserveCodeAttempt(db: Db, accountId: string, now: string, max: number, blockUntil: string): Promise<boolean> {
+  // Only rows without a block or with an ended one pass the WHERE, so a block here has ended.
+  const attempts = sql<number>`case when blocked_until is null then failed_attempts + 1 else 1 end`;
+  const result = await db
     .updateTable('two_factor_secrets')
-    .set({ failed_attempts: sql`failed_attempts + 1` })
+    .set({ failed_attempts: attempts, blocked_until: sql<string | null>`case when ${attempts} >= ${max} then ${blockUntil} else null end` })
     .where('account_id', '=', accountId)
-    .execute();
-  const row = await db.selectFrom('two_factor_secrets').select('failed_attempts').where('account_id', '=', accountId).executeTakeFirst();
-  return Number(row?.failed_attempts ?? 0);
-}
-
-export async function blockCodes(db: Db, accountId: string, until: string): Promise<void> {
-  await db.updateTable('two_factor_secrets').set({ blocked_until: until, failed_attempts: 0 }).where('account_id', '=', accountId).execute();
+    .where((eb) => eb.or([eb.and([eb('blocked_until', 'is', null), eb('failed_attempts', '<', max)]), eb('blocked_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function clearFailures(db: Db, accountId: string): Promise<void> {
@@ -136,8 +137,12 @@ export async function insertChallenge(
     .execute();
 }
 
-/** The account of a live challenge of this workspace (unused, unexpired, attempts left). */
-export async function findLiveChallenge(
+/**
+ * Reserves one attempt of a live challenge of this workspace (unused, unexpired, attempts left) before
+ * its code is checked: one conditional UPDATE, so codes sent at once never take more than
+ * `maxAttempts`. Answers the challenge's account.
+ */
+export async function reserveChallengeAttempt(
   db: Db,
   organizationId: string,
   tokenHash: string,
@@ -145,19 +150,21 @@ export async function findLiveChallenge(
   maxAttempts: number,
 ): Promise<{ id: string; accountId: string; method: string } | undefined> {
   const row = await db
-    .selectFrom('sign_in_challenges')
-    .select(['id', 'account_id', 'method'])
+    .updateTable('sign_in_challenges')
+    .set({ attempts: sql`attempts + 1` })
     .where('token_hash', '=', tokenHash)
     .where('organization_id', '=', organizationId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .where('attempts', '<', maxAttempts)
+    .returning(['id', 'account_id', 'method'])
     .executeTakeFirst();
   return row && { id: row.id, accountId: row.account_id, method: row.method };
 }
 
-export async function countChallengeAttempt(db: Db, challengeId: string): Promise<void> {
-  await db.updateTable('sign_in_challenges').set({ attempts: sql`attempts + 1` }).where('id', '=', challengeId).execute();
+/** Gives back a reserved attempt whose code was never checked. */
+export async function releaseChallengeAttempt(db: Db, challengeId: string): Promise<void> {
+  await db.updateTable('sign_in_challenges').set({ attempts: sql`attempts - 1` }).where('id', '=', challengeId).where('attempts', '>', 0).execute();
 }
 
 /** Uses a challenge once: of two verifications racing, one wins. */
@@ -169,4 +176,13 @@ export async function useChallenge(trx: Trx, challengeId: string, now: string): 
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deletes up to `limit` challenges, answered or not, that ended before the instant; answers how many. */
+export async function deleteExpiredChallenges(db: Db, before: string, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('sign_in_challenges')
+    .where('id', 'in', db.selectFrom('sign_in_challenges').select('id').where('expires_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -6,8 +6,8 @@ import { addMinutes, nowIso } from '../../../../lib/time.js';
 import { hashToken } from '../../../../lib/tokens.js';
 import { sealerFor } from '../../../../lib/sealing.js';
 import { completeSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
-import type { SignInMethod } from '../../sessions/session-rules.js';
-import { acceptStep, blockCodes, clearFailures, countChallengeAttempt, countFailure, countRecoveryCodesLeft, deleteTwoFactor, findLiveChallenge, findTwoFactor, replaceRecoveryCodes, storePendingSecret, useChallenge, useRecoveryCode, type TwoFactorRow } from './two-factor-repository.js';
+import type { SignInMethod } from '../../sessions/index.js';
+import { acceptStep, clearFailures, countRecoveryCodesLeft, deleteTwoFactor, findTwoFactor, releaseChallengeAttempt, replaceRecoveryCodes, reserveChallengeAttempt, reserveCodeAttempt, storePendingSecret, useChallenge, useRecoveryCode, type TwoFactorRow } from './two-factor-repository.js';
 import { findSignInSettings } from '../sign-in-settings-repository.js';
 import { BLOCK_MINUTES, canonicalRecoveryCode, CHALLENGE_ATTEMPTS, MAX_FAILED_CODES, newRecoveryCode, newTotpSecret, RECOVERY_CODE_COUNT, stepOfCode, totpUri } from './two-factor-rules.js';
 
@@ -90,7 +90,7 @@ export async function verifySecondFactor(
   context: SignInContext,
 ): Promise<SignedIn> {
   assertOneProof(body);
-  const found = await findLiveChallenge(db, workspace.id, hashToken(body.challenge), nowIso(), CHALLENGE_ATTEMPTS);
+  const found = await reserveChallengeAttempt(db, workspace.id, hashToken(body.challenge), nowIso(), CHALLENGE_ATTEMPTS);
   if (!found) throw challengeRefused();
   const row = await findTwoFactor(db, found.accountId);
   if (!row || row.confirmedAt === null) throw challengeRefused();
@@ -101,11 +101,12 @@ export async function verifySecondFactor(
     if (!(await accepted(trx, now))) return false;
     session = await completeSecondFactor(trx, config, { accountId: found.accountId, workspace, method: found.method as SignInMethod }, context);
     return true;
+  }).catch(async (error: unknown) => {
+    // Blocked codes checked nothing: the challenge keeps the attempt for after the block, as before.
+    if (error instanceof ApiError && error.code === 'rate-limited') await releaseChallengeAttempt(db, found.id);
+    throw error;
   });
-  if (!verified || !session) {
-    await countChallengeAttempt(db, found.id);
-    throw unauthorized('The code is wrong or was used already.');
-  }
+  if (!verified || !session) throw unauthorized('The code is wrong or was used already.');
   return session;
 }
 
@@ -125,8 +126,9 @@ type Accept = (trx: Trx, now: string) => Promise<boolean>;
 /**
  * Checks a code (or a recovery code, once 2FA is on) for an account inside one transaction that runs
  * `effect` with the acceptance: a code counts once (its time step must be later than the last one
- * accepted), a recovery code once. A wrong code is counted after the transaction, so the count
- * survives it: MAX_FAILED_CODES in a row refuse every code of the account for BLOCK_MINUTES (429).
+ * accepted), a recovery code once. The attempt is reserved before the check and kept when the code is
+ * wrong, so that however many codes arrive at once at most MAX_FAILED_CODES in a row are checked;
+ * they then refuse every code of the account for BLOCK_MINUTES (429). A right code resets the count.
  */
 async function checkedCode(
   db: Db,
@@ -138,8 +140,12 @@ async function checkedCode(
   options: { confirm?: boolean } = {},
 ): Promise<boolean> {
   const nowMs = Date.now();
-  if (row.blockedUntil !== null && Date.parse(row.blockedUntil) > nowMs) {
-    const seconds = Math.ceil((Date.parse(row.blockedUntil) - nowMs) / 1000);
+  const nowText = new Date(nowMs).toISOString();
+  if (!(await reserveCodeAttempt(db, accountId, nowText, MAX_FAILED_CODES, addMinutes(nowText, BLOCK_MINUTES)))) {
+    const blockedUntil = (await findTwoFactor(db, accountId))?.blockedUntil;
+    // No block to wait for: the secret was deleted meanwhile, and no code can be right.
+    if (blockedUntil == null) return false;
+    const seconds = Math.max(1, Math.ceil((Date.parse(blockedUntil) - nowMs) / 1000));
     throw new ApiError('rate-limited', `Too many wrong codes: try again in ${seconds} s.`, undefined, { 'retry-after': String(seconds) });
   }
   const sealer = sealerFor(config);
@@ -163,14 +169,8 @@ async function checkedCode(
     if (error === REFUSED) return false;
     throw error;
   });
-  if (ok) {
-    if (proof.recoveryCode !== undefined) await clearFailures(db, accountId);
-    return true;
-  }
-  if ((await countFailure(db, accountId)) >= MAX_FAILED_CODES) {
-    await blockCodes(db, accountId, addMinutes(new Date(nowMs).toISOString(), BLOCK_MINUTES));
-  }
-  return false;
+  if (ok && proof.recoveryCode !== undefined) await clearFailures(db, accountId);
+  return ok;
 }
 
 const REFUSED = Symbol('refused');

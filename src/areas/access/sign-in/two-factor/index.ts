@@ -1,0 +1,2 @@
+// What the link pages use of two-factor sign-in: the second step.
+export { verifySecondFactor } from './two-factor-service.js';
