@@ -33,6 +33,9 @@ describeEachStore(
         ['https://127.0.0.1/hook', 'must reach a public address: 127.0.0.1 is a loopback address'],
         ['https://localhost:8443/hook', 'must reach a public address: localhost is a loopback address'],
         ['https://api.localhost/hook', 'must reach a public address: api.localhost is a loopback address'],
+        ['https://localhost./hook', 'must reach a public address: localhost. is a loopback address'],
+        ['https://foo.localhost./hook', 'must reach a public address: foo.localhost. is a loopback address'],
+        ['https://foo.localhost../hook', 'must reach a public address: foo.localhost.. is a loopback address'],
         ['https://[::1]/hook', 'must reach a public address: [::1] is a loopback address'],
         ['https://10.1.2.3/hook', 'must reach a public address: 10.1.2.3 is a private address'],
         ['https://192.168.0.10/hook', 'must reach a public address: 192.168.0.10 is a private address'],
@@ -91,7 +94,7 @@ describeEachStore(
     it('DNS rebinding: the address is checked at every delivery, and the one checked is the one connected to', async () => {
       const ws = await h.workspace();
       receiver().received.length = 0;
-      const hook = await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver().port}/in`, events: ['*'] }));
+      const hook = await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.localhost:${receiver().port}/in`, events: ['*'] }));
       // First the name resolves to the (loopback) receiver: delivered there, so our resolver chose the address.
       answer = ['127.0.0.1'];
       expect(await deliverWebhooks(h.app, { resolver })).toMatchObject({ succeeded: 1 });
@@ -107,7 +110,7 @@ describeEachStore(
         expect(await deliverWebhooks(h.app, { resolver, now: new Date(Date.now() + 3_600_000) })).toMatchObject({ succeeded: 0, failed: 1 });
         expect(await lastAttempt(h, ws, hook.id)).toMatchObject({ statusCode: null, error });
         await clear(h, ws);
-        await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.customer.test:${receiver().port}/in`, events: ['*'] }));
+        await ok(as(h, ws).post('/api/webhooks', { url: `http://rebind.localhost:${receiver().port}/in`, events: ['*'] }));
         answer = ['127.0.0.1'];
         await deliverWebhooks(h.app, { resolver });
         const [again] = await ok(as(h, ws).get('/api/webhooks'));
@@ -117,9 +120,16 @@ describeEachStore(
       await clear(h, ws);
     });
 
-    it('http:// goes to loopback only: a name resolving to a public address is refused over http', async () => {
+    it('http:// goes to loopback only: a public name or address is 422 at creation, and a name resolving to a public address is refused over http', async () => {
       const ws = await h.workspace();
-      const hook = await ok(as(h, ws).post('/api/webhooks', { url: 'http://plain.customer.test/in', events: ['*'] }));
+      for (const url of ['http://plain.customer.test/in', 'http://93.184.216.34/in', 'http://hooks.example.com./in']) {
+        const refused = await as(h, ws).post('/api/webhooks', { url, events: ['*'] });
+        expect(refused.status, url).toBe(422);
+        expect(refused.body.errors[0].pointer, url).toBe('/body/url');
+        expect(refused.body.errors[0].message, url).toMatch(/^must be an https:\/\/ URL: http:\/\/ is allowed only to a loopback address/);
+      }
+      expect(await ok(as(h, ws).get('/api/webhooks'))).toEqual([]);
+      const hook = await ok(as(h, ws).post('/api/webhooks', { url: 'http://plain.localhost/in', events: ['*'] }));
       answer = ['93.184.216.34'];
       await deliverWebhooks(h.app, { resolver });
       expect(await lastAttempt(h, ws, hook.id)).toMatchObject({

@@ -248,7 +248,7 @@ describeEachStore(
       await deliverWebhooks(h, { now: start });
       expect(await deliverWebhooks(h, { now: at(start, 23 * 3600_000) })).toEqual({ succeeded: 0, failed: 1, gaveUp: 0 });
       expect((await ok(as(h, ws).get(`/api/webhooks/${hook.id}`))).enabled).toBe(true);
-      expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+      expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
       expect(await deliverWebhooks(h, { now: at(start, 24 * 3600_000) })).toEqual({ succeeded: 0, failed: 1, gaveUp: 1 });
       const disabled = await ok(as(h, ws).get(`/api/webhooks/${hook.id}`));
       expect(disabled.enabled).toBe(false);
@@ -256,7 +256,7 @@ describeEachStore(
       const [delivery] = await deliveriesOf(h, ws, hook.id);
       expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
       expect(delivery.attempts).toHaveLength(3);
-      const mail = await listMessages(h.app.db, ws.organizationId);
+      const mail = await listMessages(h.app.db, { organizationId: ws.organizationId });
       expect(mail.map((m) => [m.kind, m.to]).sort()).toEqual([
         ['webhookDisabled', ws.admin.email],
         ['webhookDisabled', second.email],

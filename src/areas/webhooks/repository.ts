@@ -26,6 +26,16 @@ export async function listWebhooks(db: Db, organizationId: string): Promise<Webh
   return rows.map(toWebhook);
 }
 
+/** How many webhooks the workspace has (inside a transaction that locked the workspace, an exact count). */
+export async function countWebhooks(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('held'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.held);
+}
+
 export async function findWebhookRow(db: Db, organizationId: string, id: string): Promise<WebhookRow | undefined> {
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
 }
@@ -283,15 +293,32 @@ export interface ClaimedDelivery {
   claim: string;
 }
 
+export interface ClaimRequest {
+  now: string;
+  /** The lease: the claimed deliveries are held until then. */
+  until: string;
+  claim: string;
+  /** Webhooks (runs) to take at most. */
+  limit: number;
+  /** A run's length at most: the first delivery and those after it. */
+  runLength: number;
+  /** Workspaces none of whose webhooks may be taken now (they hold their share of the worker). */
+  skippedWorkspaces: string[];
+  /** How many more runs of this workspace may be taken now. */
+  roomOf: (organizationId: string) => number;
+}
+
 /**
- * Takes the due deliveries of up to `limit` enabled webhooks: each webhook's first unfinished one and
- * the up to `runLength - 1` that follow it in order (a run, delivered one after another), held until
- * `until` under the claim `claim`; each run comes back in its order. On PostgreSQL the
+ * Takes the due deliveries of up to `limit` enabled webhooks, at most `roomOf` a workspace: each
+ * webhook's first unfinished one and the up to `runLength - 1` that follow it in order (a run,
+ * delivered one after another), held until `until` under the claim `claim`; each run comes back in
+ * its order. On PostgreSQL the
  * first ones are read FOR UPDATE SKIP LOCKED, so instances claiming at once pass each other by (and
  * the one holding a webhook's first delivery is the only one taking its followers); the conditional
  * updates (free or lease expired) are what make a claim exclusive on either store.
  */
-export async function claimDueDeliveries(db: Db, now: string, until: string, limit: number, claim: string, runLength: number): Promise<ClaimedDelivery[][]> {
+export async function claimDueDeliveries(db: Db, request: ClaimRequest): Promise<ClaimedDelivery[][]> {
+  const { now, until, claim, limit, runLength } = request;
   const postgres = dialectOf(db) === 'postgres';
   return db.transaction().execute(async (trx) => {
     // Driven by the enabled webhooks, each probing the index of pending deliveries for its first
@@ -335,9 +362,13 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
       .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
       .orderBy('d.next_attempt_at')
       .limit(limit);
+    if (request.skippedWorkspaces.length > 0) query = query.where('d.organization_id', 'not in', request.skippedWorkspaces);
     if (postgres) query = query.forUpdate('d').skipLocked();
     const runs: ClaimedDelivery[][] = [];
+    const taken = new Map<string, number>();
     for (const row of await query.execute()) {
+      const ofWorkspace = taken.get(row.organization_id) ?? 0;
+      if (ofWorkspace >= request.roomOf(row.organization_id)) continue;
       const result = await trx
         .updateTable('webhook_deliveries')
         .set({ locked_until: until, claim })
@@ -346,6 +377,7 @@ export async function claimDueDeliveries(db: Db, now: string, until: string, lim
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) continue;
+      taken.set(row.organization_id, ofWorkspace + 1);
       const webhook = { url: row.url, secretSealed: row.secret_sealed, previousSecretSealed: row.previous_secret_sealed, previousSecretExpiresAt: row.previous_secret_expires_at, claim };
       const followers = await claimFollowers(trx, row.webhook_id, row.seq, now, until, runLength - 1, claim);
       runs.push([row, ...followers].map((delivery) => ({ ...deliveryOf(delivery), ...webhook })));

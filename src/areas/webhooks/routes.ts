@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Empty, operation } from '../../route-kit/schemas.js';
+import { WEBHOOKS_PER_WORKSPACE } from './rules.js';
 import {
   DeliveryList,
   DeliveryParams,
@@ -40,8 +41,8 @@ const DELIVERY =
   'twice (after a crash of the delivering instance): deduplicate on the event id.';
 const URL_RULES =
   '`url` must be an absolute https URL without a user name or password whose host is not a private, loopback, link-local, shared (CGNAT), ' +
-  'metadata or reserved address (nor `localhost`): 422 at /body/url. http:// and loopback addresses are accepted only when the service runs ' +
-  'with WEBHOOK_ALLOW_PRIVATE=true. A host name is resolved again at every delivery and refused the same way, so DNS cannot rebind it to an ' +
+  'metadata or reserved address (nor `localhost`, trailing dot or not): 422 at /body/url. Loopback addresses are accepted only when the service runs ' +
+  'with WEBHOOK_ALLOW_PRIVATE=true, and http:// only to them. A host name is resolved again at every delivery and refused the same way, so DNS cannot rebind it to an ' +
   'inner address.';
 const EVENTS_RULE =
   '`events` lists event types of the change feed (`activity.created`, `timer.started`, `revenue_rate.updated`, …; docs/rules.md §6 Change feed) ' +
@@ -78,10 +79,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create a webhook',
         description:
           `${ADMINS} Answers the webhook with its signing secret \`secret\`, shown this once (it is stored sealed and never shown again: ` +
-          `rotate it if lost), and queues a test ping (type \`ping\`). ${URL_RULES} ${EVENTS_RULE} \`enabled\` defaults to true. ${DELIVERY}`,
+          `rotate it if lost), and queues a test ping (type \`ping\`). ${URL_RULES} ${EVENTS_RULE} \`enabled\` defaults to true. ` +
+          `A workspace has at most ${WEBHOOKS_PER_WORKSPACE} webhooks, enabled or not: one more is 409 \`conflict\`, and nothing is stored, until one is deleted. ${DELIVERY}`,
         body: WebhookCreate,
         response: WebhookWithSecret,
-        errors: { 403: 'Not an administrator', 422: WEBHOOK_RULES },
+        errors: { 403: 'Not an administrator', 409: `The workspace already has ${WEBHOOKS_PER_WORKSPACE} webhooks`, 422: WEBHOOK_RULES },
       }),
     },
     async (request) => createWebhook(app.db, app.config, request.actor, request.body),

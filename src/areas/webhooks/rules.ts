@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { invalid } from '../../domain/errors.js';
+import { conflict, invalid } from '../../domain/errors.js';
 import { classifyAddress, type AddressClass } from '../../lib/addresses.js';
 
 /** Retries of one delivery stop this long after its first attempt (docs/webhooks.md "Retries"). */
@@ -8,11 +8,31 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /**
  * A worker takes up to this many of one webhook's deliveries at once and sends them one after
- * another, recording them in one transaction (docs/webhooks.md "Delivery"). A pass delivers one run
- * a webhook, so this bounds one webhook's deliveries a pass: at 16, a backlog of one webhook went out
- * at about half the rate of one of 64.
+ * another, recording them in one transaction (docs/webhooks.md "Delivery"); a webhook has one run
+ * at a time, so this bounds its deliveries a claim: at 16, a backlog of one webhook went out at about
+ * half the rate of one of 64.
  */
 export const DELIVERIES_PER_RUN = 64;
+/**
+ * How many webhooks one workspace may have (docs/rules.md §6 Webhooks): each is a receiver the
+ * worker may wait on, so a workspace cannot take a worker's slots without end.
+ */
+export const WEBHOOKS_PER_WORKSPACE = 20;
+
+/** 409 when a workspace that has `held` webhooks may not get another. */
+export function assertRoomForWebhook(held: number): void {
+  if (held >= WEBHOOKS_PER_WORKSPACE) {
+    throw conflict(`A workspace may have at most ${WEBHOOKS_PER_WORKSPACE} webhooks: delete one before creating another.`);
+  }
+}
+
+/**
+ * The slots of a worker's WEBHOOK_CONCURRENCY one workspace may hold at once (docs/webhooks.md
+ * "Delivery"): a quarter, rounded up, so that receivers of one workspace that never answer leave
+ * the other slots to the other workspaces.
+ */
+export const slotsPerWorkspace = (concurrency: number): number => Math.ceil(concurrency / 4);
+
 /** After a rotation the former secret keeps signing this long. */
 export const SECRET_GRACE_MS = 24 * 60 * 60_000;
 
@@ -59,8 +79,9 @@ export function refusalOf(kind: AddressClass, allowPrivate: boolean): string {
 const URL_POINTER = '/body/url';
 
 /**
- * A webhook URL as stored (its normalized href): absolute, https (http too with WEBHOOK_ALLOW_PRIVATE),
- * no user name or password, and not naming a non-public address or `localhost` outright. A host name
+ * A webhook URL as stored (its normalized href): absolute, https (http too to a loopback literal or a
+ * `localhost` name, with WEBHOOK_ALLOW_PRIVATE), no user name or password, and not naming a non-public
+ * address or `localhost` outright. A host name
  * is checked again, resolved, at every delivery (DNS can change: docs/webhooks.md).
  */
 export function cleanWebhookUrl(text: string, allowPrivate: boolean): string {
@@ -70,15 +91,17 @@ export function cleanWebhookUrl(text: string, allowPrivate: boolean): string {
   } catch {
     throw invalid(URL_POINTER, 'must be an absolute URL, e.g. https://hooks.example.com/timetrack');
   }
-  const httpAllowed = allowPrivate && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) throw invalid(URL_POINTER, 'must be an https:// URL');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw invalid(URL_POINTER, 'must be an https:// URL');
   if (url.username || url.password) throw invalid(URL_POINTER, 'must not carry a user name or password: deliveries are signed instead');
   const host = url.hostname;
-  const literal = classifyAddress(host);
-  const named = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : null;
-  const kind = literal ?? named;
+  // A fully qualified name's trailing dot (`localhost.`) names the same host.
+  const name = host.replace(/\.+$/, '');
+  const kind = classifyAddress(host) ?? (name === 'localhost' || name.endsWith('.localhost') ? 'loopback' : null);
   if (kind !== null && kind !== 'public' && !(kind === 'loopback' && allowPrivate)) {
     throw invalid(URL_POINTER, `must reach a public address: ${host} is a ${kind} address`);
+  }
+  if (url.protocol === 'http:' && kind !== 'loopback') {
+    throw invalid(URL_POINTER, `must be an https:// URL: http:// is allowed only to a loopback address (${host} is not one)`);
   }
   return url.href;
 }

@@ -4,10 +4,12 @@ import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import { CHANGE_TYPES, feedEnd } from '../changes/index.js';
+import { lockRowForWrite } from '../../db/locks.js';
 import { fromDbBool } from '../../db/values.js';
 import { sealerFor } from '../../lib/sealing.js';
 import { nowIso } from '../../lib/time.js';
 import {
+  countWebhooks,
   deleteWebhook,
   findDeliveryRow,
   findWebhookRow,
@@ -20,7 +22,7 @@ import {
   workspaceOf,
   type WebhookChanges,
 } from './repository.js';
-import { cleanEventTypes, cleanWebhookUrl, newSecret, SECRET_GRACE_MS, SECRET_PURPOSE } from './rules.js';
+import { assertRoomForWebhook, cleanEventTypes, cleanWebhookUrl, newSecret, SECRET_GRACE_MS, SECRET_PURPOSE } from './rules.js';
 import type { Webhook, WebhookCreate, WebhookDelivery, WebhookUpdate, WebhookWithSecret } from './schemas.js';
 
 const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(CHANGE_TYPES));
@@ -68,7 +70,11 @@ export async function webhook(db: Db, actor: Actor, id: string): Promise<Webhook
   return toWebhook(await existingRow(db, actor, id));
 }
 
-/** Creates the webhook with a new secret (answered this once) and queues its first ping. */
+/**
+ * Creates the webhook with a new secret (answered this once) and queues its first ping. A workspace
+ * has at most WEBHOOKS_PER_WORKSPACE webhooks (409 beyond); its row is locked first, so concurrent
+ * creations are counted one after another and cannot pass the bound together.
+ */
 export async function createWebhook(db: Db, config: Config, actor: Actor, body: WebhookCreate): Promise<WebhookWithSecret> {
   const values = {
     url: cleanWebhookUrl(body.url, config.webhooks.allowPrivate),
@@ -78,6 +84,8 @@ export async function createWebhook(db: Db, config: Config, actor: Actor, body: 
   };
   const secret = newSecret();
   const row = await db.transaction().execute(async (trx) => {
+    await lockRowForWrite(trx, 'organizations', actor.organizationId);
+    assertRoomForWebhook(await countWebhooks(trx, actor.organizationId));
     // It takes the events committed from now on (docs/webhooks.md "The queue").
     const feedPosition = await feedEnd(trx, actor.organizationId);
     const inserted = await insertWebhook(trx, actor.organizationId, values, { sealed: sealerFor(config).seal(SECRET_PURPOSE, secret), feedPosition }, nowIso());
