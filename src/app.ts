@@ -94,6 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No answer is ever sniffed into another type than the one it declares (docs/web-app.md "Serving").
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
   // Nothing is acknowledged before it is on disk: an answer waits for the flush of the writes before it (Store.durable).

@@ -84,10 +84,16 @@ export function buildCli(): Command {
   const outbox = program.command('outbox').description('Outgoing mail');
   outbox
     .command('list')
-    .description('Print the workspace\'s outgoing messages as JSON lines, oldest first')
-    .requiredOption('--domain <domain>', 'the workspace')
-    .action(async (options: { domain: string }) => {
-      const messages = await withApp(async (app) => listMessages(app.db, (await workspaceOf(app, options.domain)).id));
+    .description('Print outgoing messages as JSON lines, oldest first: every message, or a workspace\'s, or an address\'s')
+    .option('--domain <domain>', 'only the workspace\'s messages')
+    .option('--to <email>', 'only the messages to this address (a workspace list too, which belongs to no workspace)')
+    .action(async (options: { domain?: string; to?: string }) => {
+      const messages = await withApp(async (app) =>
+        listMessages(app.db, {
+          ...(options.domain === undefined ? {} : { organizationId: (await workspaceOf(app, options.domain)).id }),
+          ...(options.to === undefined ? {} : { to: options.to }),
+        }),
+      );
       for (const message of messages) print(message);
     });
 

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ApiError, fieldDetail, PROBLEM_STATUS, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { ApiError, fieldDetail, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { LongReadsExhausted } from '../db/database.js';
 import { isForeignKeyViolation, isLockConflict } from '../db/errors.js';
 import { deletedMeanwhile } from './authenticate.js';
 import { resolveWorkspace } from './tenancy.js';
@@ -22,7 +23,7 @@ function problemBody(error: ApiError): Record<string, unknown> {
 
 /** Every error leaves as application/problem+json (RFC 9457), whoever raised it. */
 export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/problem+json').send(problemBody(error));
+  return reply.code(error.status).headers(error.headers).header('x-content-type-options', 'nosniff').type('application/problem+json').send(problemBody(error));
 }
 
 /**
@@ -51,7 +52,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
         : new ApiError('bad-request', 'The request is not well-formed HTTP.');
   const body = JSON.stringify(problemBody(problem));
   socket.end(
-    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => {
       if (socket.bytesRead === 0) return socket.destroy();
@@ -84,11 +85,27 @@ function validationProblem(error: FastifyError): ApiError {
   return new ApiError('validation', fieldDetail(first.pointer, first.message), errors);
 }
 
-const STATUS_CODE: Record<number, ProblemCode> = Object.fromEntries(
-  Object.entries(PROBLEM_STATUS)
-    .filter(([code]) => code !== 'workspace-not-found')
-    .map(([code, status]) => [status, code as ProblemCode]),
-);
+/**
+ * The problem a bare status stands for (an error Fastify or a plugin raised with a status only): the
+ * general code of that status, never a specific one that shares it (403 is `forbidden`, not
+ * `two-factor-required`; 404 is `not-found`, not `workspace-not-found`).
+ */
+const STATUS_CODE: Record<number, ProblemCode> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  408: 'request-timeout',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'validation',
+  423: 'timesheet-locked',
+  429: 'rate-limited',
+  431: 'headers-too-large',
+};
 
 /** Maps anything thrown to the problem it stands for; unexpected errors become a bare 500. */
 export function toApiError(error: FastifyError | ApiError | Error, request: FastifyRequest): ApiError {
@@ -113,6 +130,9 @@ export function toApiError(error: FastifyError | ApiError | Error, request: Fast
   // that often in a row changed nothing and may simply be sent again (docs/rules.md §3).
   if (isLockConflict(error)) {
     return new ApiError('busy', 'The request collided with concurrent changes to the same records several times in a row and changed nothing: send it again.', undefined, { 'retry-after': '1' });
+  }
+  if (error instanceof LongReadsExhausted) {
+    return new ApiError('busy', 'Every database connection for long answers is taken: send the request again shortly, or read pages with limit.', undefined, { 'retry-after': '1' });
   }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {

@@ -80,7 +80,8 @@ export async function webApp(app: FastifyInstance): Promise<void> {
     preCompressed: true,
     setHeaders: (response) => {
       response.setHeader('cache-control', IMMUTABLE);
-      response.setHeader('x-content-type-options', 'nosniff');
+      // The same name answers a .br, a .gz or the plain file by Accept-Encoding: a cache must keep them apart.
+      response.setHeader('vary', 'Accept-Encoding');
     },
     // The directory may not exist before the first build; requests under /assets/ are then 404.
     allowedPath: () => pages.app !== null,

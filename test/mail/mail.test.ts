@@ -23,7 +23,7 @@ describeEachStore('Outbox without SMTP', (h) => {
       headers: { 'x-forwarded-host': 'evil.example.net' },
     });
     expect(res.status).toBe(200);
-    const messages = await listMessages(h.app.db, ws.organizationId);
+    const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(messages).toEqual([
       {
         id: expect.any(String),
@@ -47,7 +47,7 @@ describeEachStore('Outbox without SMTP', (h) => {
     await as(h, ws).post('/api/users', { email: 'noah@example.com' });
     await deliverPending(h.app);
     await deliverPending(h.app);
-    const [message] = await listMessages(h.app.db, ws.organizationId);
+    const [message] = await listMessages(h.app.db, { organizationId: ws.organizationId });
     expect(message.sentAt).toBeNull();
     const lines = h.logs.flatMap((chunk) => chunk.split('\n')).filter((line) => line.includes(message.id));
     expect(lines).toHaveLength(1);
@@ -65,13 +65,13 @@ describeEachStore('Outbox without SMTP', (h) => {
         throw new Error('the cause failed');
       }),
     ).rejects.toThrow('the cause failed');
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 
   it('a failed invitation (422) writes no message', async () => {
     const ws = await h.workspace();
     expect((await as(h, ws).post('/api/users', { email: 'bad address' })).status).toBe(422);
-    expect(await listMessages(h.app.db, ws.organizationId)).toEqual([]);
+    expect(await listMessages(h.app.db, { organizationId: ws.organizationId })).toEqual([]);
   });
 
   it('messages are listed per workspace in creation order', async () => {
@@ -79,7 +79,7 @@ describeEachStore('Outbox without SMTP', (h) => {
     const other = await h.workspace();
     for (const email of ['o1@example.com', 'o2@example.com', 'o3@example.com']) await as(h, ws).post('/api/users', { email });
     await as(h, other).post('/api/users', { email: 'o4@example.com' });
-    expect((await listMessages(h.app.db, ws.organizationId)).map((m) => m.to)).toEqual([
+    expect((await listMessages(h.app.db, { organizationId: ws.organizationId })).map((m) => m.to)).toEqual([
       'o1@example.com',
       'o2@example.com',
       'o3@example.com',
@@ -189,7 +189,7 @@ for (const store of testStores) {
       expect(text).toMatch(new RegExp(`^Subject: Ada invited you to Mail ${ws.domain} on timetrack\\r?$`, 'm'));
       expect(text).toContain('Hello Invited Person,');
       expect(text).toContain(`https://${ws.domain}.${BASE_DOMAIN}/`);
-      const [message] = await listMessages(app.db, ws.organizationId);
+      const [message] = await listMessages(app.db, { organizationId: ws.organizationId });
       expect(message.sentAt).toEqual(expect.stringMatching(/Z$/));
       // Later passes never send it again.
       await deliverPending(app);
@@ -217,7 +217,7 @@ for (const store of testStores) {
       // After it, the message goes out, once.
       await deliverPending(app, { now: new Date(Date.now() + 2 * 60_000) });
       expect(smtp.to('pete@example.com')).toHaveLength(1);
-      const [message] = await listMessages(app.db, ws.organizationId);
+      const [message] = await listMessages(app.db, { organizationId: ws.organizationId });
       expect(message.sentAt).not.toBeNull();
       await deliverPending(app, { now: new Date(Date.now() + 60 * 60_000) });
       expect(smtp.to('pete@example.com')).toHaveLength(1);
@@ -230,7 +230,7 @@ for (const store of testStores) {
       await vi.waitFor(
         async () => {
           expect(smtp.to('quinn@example.com')).toHaveLength(1);
-          const [message] = await listMessages(app.db, ws.organizationId);
+          const [message] = await listMessages(app.db, { organizationId: ws.organizationId });
           expect(message.sentAt).not.toBeNull();
         },
         { timeout: 15_000, interval: 200 },

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../support/harness.js';
+import { activityAnswer } from '../support/tracking.js';
 
 /*
  * The generated client is a first-class consumer of the document (it is what the web app uses): its
@@ -141,15 +142,17 @@ describeEachStore('Generated client (openapi-typescript + openapi-fetch)', (h) =
     const ws = await h.workspace();
     const { workflow } = await import(pathToFileURL(join(dir, 'workflow.ts')).href);
     const result = await workflow(`http://${ws.host}/api`, ws.admin.token, fetchAs(port, ws.host));
-    expect(result.running).toEqual({
-      id: expect.any(String),
-      name: 'Writing',
-      billable: true,
-      startedAt: '2026-03-02T08:00:00.000Z',
-      endedAt: null,
-      projectId: result.projectId,
-      userId: ws.admin.userId,
-    });
+    expect(result.running).toEqual(
+      activityAnswer({
+        id: expect.any(String),
+        name: 'Writing',
+        billable: true,
+        startedAt: '2026-03-02T08:00:00.000Z',
+        endedAt: null,
+        projectId: result.projectId,
+        userId: ws.admin.userId,
+      }),
+    );
     expect(result.stopped).toEqual({ ...result.running, endedAt: '2026-03-02T10:30:00.000Z' });
     expect(result.listed).toEqual({ [result.running.id]: result.stopped });
     expect(result.missing).toEqual({ status: 404, code: 'not-found', requestId: expect.any(String) });

@@ -98,12 +98,19 @@ export async function expireMessageCarrying(db: Db, organizationId: string, secr
     .execute();
 }
 
-/** A workspace's messages in creation order. */
-export async function listOutbox(db: Db, organizationId: string): Promise<OutboxMessage[]> {
-  const rows = await db
-    .selectFrom('outbox')
-    .select(['id', 'to_address', 'kind', 'subject', 'body', 'created_at', 'sent_at'])
-    .where('organization_id', '=', organizationId)
+/** Which messages to list: a workspace's, an address's, both, or (neither given) every one. */
+export interface OutboxFilter {
+  organizationId?: string;
+  /** A normalized address (lib/email.ts). */
+  to?: string;
+}
+
+/** The messages the filter selects, in creation order. */
+export async function listOutbox(db: Db, filter: OutboxFilter): Promise<OutboxMessage[]> {
+  let query = db.selectFrom('outbox').select(['id', 'to_address', 'kind', 'subject', 'body', 'created_at', 'sent_at']);
+  if (filter.organizationId !== undefined) query = query.where('organization_id', '=', filter.organizationId);
+  if (filter.to !== undefined) query = query.where('to_address', '=', filter.to);
+  const rows = await query
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database.js';
-import { countServiceMessagesSince, expireMessageCarrying, insertMessage, listOutbox, type NewMessage, type OutboxMessage } from './repository.js';
+import { countServiceMessagesSince, expireMessageCarrying, insertMessage, listOutbox, type NewMessage, type OutboxFilter, type OutboxMessage } from './repository.js';
+import { normalizeEmail } from '../../lib/email.js';
 import { subjectLine } from './rules.js';
 
-export type { MessageKind, NewMessage, OutboxMessage } from './repository.js';
+export type { MessageKind, NewMessage, OutboxFilter, OutboxMessage } from './repository.js';
 
 /**
  * Writes one outgoing message. Pass the transaction of the change that causes it, so the message
@@ -28,7 +29,10 @@ export function expireMessageWith(db: Db, organizationId: string, secret: string
   return expireMessageCarrying(db, organizationId, secret);
 }
 
-/** A workspace's messages in creation order, as `timetrack outbox list` prints them. */
-export function listMessages(db: Db, organizationId: string): Promise<OutboxMessage[]> {
-  return listOutbox(db, organizationId);
+/**
+ * The messages of a workspace, to an address, or every one (a workspace list is mailed outside any
+ * workspace), in creation order, as `timetrack outbox list` prints them.
+ */
+export function listMessages(db: Db, filter: OutboxFilter): Promise<OutboxMessage[]> {
+  return listOutbox(db, { ...filter, ...(filter.to === undefined ? {} : { to: normalizeEmail(filter.to) }) });
 }
