@@ -8,7 +8,7 @@
 // case in rounds with the ceiling answering the same size and the stand-in answering the same
 // request, so that machine drift cancels out in the per-round ratios. Prints one table per store.
 // With --compare REF, the other side of each pair is the server as built from git revision REF
-// instead (on a copy of the same seeded SQLite file; on the same PostgreSQL schema).
+// instead, each on a database of its own build's schema holding a copy of the seeded data (bench/build-store.mjs).
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -215,6 +215,7 @@ async function rounds(sides, pairs = PLAN.pairs) {
       p99: median(own.map((s) => s.p99)),
       cpuUs: median(own.map((s) => s.cpuPerRequest)) * 1e6,
       cpuRatio: median(own.map((s, i) => s.cpuPerRequest / slices[0][i].cpuPerRequest)),
+      cpuRatios: own.map((s, i) => s.cpuPerRequest / slices[0][i].cpuPerRequest),
       ratio: median(ratios),
       ratios,
       slices: own,
@@ -589,6 +590,9 @@ function fetchCounted(port, { method = 'GET', path: urlPath, headers = {}, body 
 const reportBody = (period) =>
   JSON.stringify({ period: 'custom', ...period, dimensions: ['project', 'user'], metrics: ['time', 'billableTime', 'revenue', 'cost'], hideEmptyRows: true });
 
+/** The report by tag: the period, one row per tag (and one for the entries without a tag), time and billable time. */
+const tagReportBody = (period) => JSON.stringify({ period: 'custom', ...period, dimensions: ['tag'], metrics: ['time', 'billableTime'], hideEmptyRows: true });
+
 /** Median milliseconds of `runs` sequential calls after one warm-up. */
 async function timedRuns(runs, call) {
   await call();
@@ -607,20 +611,32 @@ async function timedRuns(runs, call) {
  */
 async function bareAggregate(store, organizationId, period) {
   const { sql } = await import('kysely');
-  const seconds =
-    store.dialect === 'postgres'
-      ? sql`extract(epoch from ended_at::timestamptz - started_at::timestamptz)`
-      : sql`(julianday(ended_at) - julianday(started_at)) * 86400`;
+  const seconds = secondsOf(sql, store.dialect);
   return sql`select project_id, user_id, count(*) as n, sum(${seconds}) as seconds, sum(case when billable then ${seconds} else 0 end) as billable
     from activities where organization_id = ${organizationId} and started_at >= ${period.start} and started_at < ${period.end} and ended_at is not null
     group by project_id, user_id`.execute(store.db);
 }
 
+/** An activity's duration in seconds, in SQL. */
+const secondsOf = (sql, dialect) =>
+  dialect === 'postgres'
+    ? sql`extract(epoch from ended_at::timestamptz - started_at::timestamptz)`
+    : sql`(julianday(ended_at) - julianday(started_at)) * 86400`;
+
 /**
- * The report cases in each workspace: a month's summary by project × user (time, billable time,
- * revenue, cost), the same over a year, and the month's detailed CSV, each beside the bare aggregate
- * of its period measured in the same run (the ratio is report ÷ aggregate), over HTTP as an admin.
+ * The bare aggregate the report by tag is compared with: the period's entries (the same index range
+ * as bareAggregate) joined to activity_tags and grouped by tag, the entries without a tag as the
+ * null group, as the report has a row for them.
  */
+async function bareTagAggregate(store, organizationId, period) {
+  const { sql } = await import('kysely');
+  const seconds = secondsOf(sql, store.dialect);
+  return sql`select t.tag_id, count(*) as n, sum(${seconds}) as seconds, sum(case when billable then ${seconds} else 0 end) as billable
+    from activities a left join activity_tags t on t.activity_id = a.id
+    where a.organization_id = ${organizationId} and started_at >= ${period.start} and started_at < ${period.end} and ended_at is not null
+    group by t.tag_id`.execute(store.db);
+}
+
 /**
  * A period of `fixture` holding about as many entries as the month of `smallest` (activities are
  * spread evenly over the same years in every workspace): the smallest workspace's month, shrunk by
@@ -634,7 +650,23 @@ function sameEntriesAs(smallest, fixture) {
   return { start: new Date(middle - half).toISOString(), end: new Date(middle + half).toISOString() };
 }
 
-async function reportCases(server, url, fixtures) {
+/** Throws unless the report by tag counts, per tag and for the untagged, the entries the bare aggregate counts: both did the same work. */
+async function sameTagGroups(server, headers, body, aggregate) {
+  const res = await fetchOnce(server.port, { method: 'POST', path: '/api/reports/run?timeZone=UTC', headers, body });
+  const counted = (rows) => JSON.stringify(rows.map(([key, n]) => [key ?? null, Number(n)]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+  const report = counted(JSON.parse(res.body.toString()).rows.map((row) => [row.key, row.entries]));
+  const bare = counted(aggregate.rows.map((row) => [row.tag_id, row.n]));
+  if (report !== bare) throw new Error(`report case byTag: the report's groups ${report.slice(0, 300)} are not the aggregate's ${bare.slice(0, 300)}`);
+}
+
+/**
+ * The report cases in each workspace: a month's summary by project × user (time, billable time,
+ * revenue, cost), the same over a year, the month's detailed CSV, and the month by tag, each beside
+ * the bare aggregate of its period measured in the same run (the ratio is report ÷ aggregate), over
+ * HTTP as an admin; the month by tag beside its own (bareTagAggregate). `only`: 'month-by-tag'
+ * measures the month by tag alone.
+ */
+async function reportCases(server, url, fixtures, only) {
   const { openStore } = await import('../dist/db/database.js');
   const store = openStore(url);
   const runs = QUICK ? 3 : 7;
@@ -642,21 +674,25 @@ async function reportCases(server, url, fixtures) {
   try {
     for (const fixture of fixtures) {
       const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.admin.token}`, 'content-type': 'application/json' };
-      const call = (path, period) => async () => {
-        const res = await fetchCounted(server.port, { method: 'POST', path, headers, body: reportBody(period) });
+      const call = (path, period, body = reportBody) => async () => {
+        const res = await fetchCounted(server.port, { method: 'POST', path, headers, body: body(period) });
         if (res.status !== 200) throw new Error(`report case ${path}: ${res.status} ${res.head}`);
         return res;
       };
-      const row = { activities: fixture.activities };
-      for (const [name, path, period] of [
-        ['month', '/api/reports/run?timeZone=UTC', fixture.reportPeriods.month],
-        ['year', '/api/reports/run?timeZone=UTC', fixture.reportPeriods.year],
+      const row = { activities: fixture.activities, labels: fixture.labels };
+      const run = '/api/reports/run?timeZone=UTC';
+      const cases = [
+        ['month', run, fixture.reportPeriods.month],
+        ['year', run, fixture.reportPeriods.year],
         ['csv', '/api/reports/entries?format=csv&timeZone=UTC', fixture.reportPeriods.month],
-        ['equal', '/api/reports/run?timeZone=UTC', sameEntriesAs(fixtures[0], fixture)],
-      ]) {
-        const ms = await timedRuns(runs, call(path, period));
-        const bareMs = await timedRuns(runs, () => bareAggregate(store, fixture.organizationId, period));
+        ['equal', run, sameEntriesAs(fixtures[0], fixture)],
+        ['byTag', run, fixture.reportPeriods.month, tagReportBody, bareTagAggregate],
+      ];
+      for (const [name, path, period, body, aggregate = bareAggregate] of cases.filter(([name]) => only !== 'month-by-tag' || name === 'byTag')) {
+        const ms = await timedRuns(runs, call(path, period, body));
+        const bareMs = await timedRuns(runs, () => aggregate(store, fixture.organizationId, period));
         const rows = name === 'csv' ? (await call(path, period)()).lines - 2 : undefined;
+        if (name === 'byTag') await sameTagGroups(server, headers, body(period), await aggregate(store, fixture.organizationId, period));
         row[name] = { ms, bareMs, ratio: ms / bareMs, rows };
         log(`  reports ${fixture.activities}: ${name} ${fmt(ms, 1)} ms, bare aggregate ${fmt(bareMs, 1)} ms, × ${fmt(ms / bareMs, 2)}${rows === undefined ? '' : `, ${rows} rows`}`);
       }
@@ -796,11 +832,11 @@ function printTable(store, results, scaling, memory, meta) {
         ` another workspace's GET /organization p90 ${fmt(f.floodP90, 1)} ms (idle p90 ${fmt(f.idleP90, 1)} ms, × ${fmt(f.floodP90 / f.idleP90, 1)}; goal ≤ 5×)`,
     );
   }
-  if (meta.reports) {
+  const part = (x, what) => `${what} ${fmt(x.ms, 1)} ms (aggregate ${fmt(x.bareMs, 1)} ms, × ${fmt(x.ratio, 2)}${x.rows === undefined ? '' : `, ${x.rows.toLocaleString('en')} rows`})`;
+  if (meta.reports?.[0].month) {
     lines.push('');
     lines.push('Reports (project × user; time, billable time, revenue, cost; as an admin over HTTP) beside the bare SQL aggregate of the same period and index range, in this process:');
     for (const r of meta.reports) {
-      const part = (x, what) => `${what} ${fmt(x.ms, 1)} ms (aggregate ${fmt(x.bareMs, 1)} ms, × ${fmt(x.ratio, 2)}${x.rows === undefined ? '' : `, ${x.rows.toLocaleString('en')} rows`})`;
       lines.push(`  ${pad(r.activities.toLocaleString('en'), 10, true)} activities: ${part(r.month, 'month')}; ${part(r.year, 'year')}; ${part(r.csv, 'month CSV')}`);
     }
     const first = meta.reports[0];
@@ -811,6 +847,16 @@ function printTable(store, results, scaling, memory, meta) {
         `; at ${last.activities.toLocaleString('en')} against ${first.activities.toLocaleString('en')}: × ${fmt(last.equal.ms / first.equal.ms, 2)} (goal ≤ 1.5×)`,
     );
     lines.push(`  the month's report at ${last.activities.toLocaleString('en')} against ${first.activities.toLocaleString('en')}: × ${fmt(last.month.ms / first.month.ms, 2)} (its month holds ${fmt(last.activities / first.activities)}× the entries)`);
+  }
+  if (meta.reports) {
+    lines.push('');
+    lines.push(
+      "A month's report by tag (time, billable time; as an admin over HTTP) beside the bare SQL aggregate of the same index range joined to activity_tags and grouped by tag, in this process:",
+    );
+    for (const r of meta.reports) {
+      const tagged = `${r.labels.tagged.toLocaleString('en')} of its entries with two of ${r.labels.tags} tags`;
+      lines.push(`  ${pad(r.activities.toLocaleString('en'), 10, true)} activities (${tagged}): ${part(r.byTag, 'month by tag')} (goal ≤ 3×: ${r.byTag.ratio <= 3 ? 'met' : 'NOT met'})`);
+    }
   }
   if (meta.exported) {
     const e = meta.exported;
@@ -836,9 +882,7 @@ async function runStore(store) {
   if (store === 'sqlite') url = sqliteUrl(benchFile);
   else {
     schema = `bench_${crypto.randomBytes(4).toString('hex')}`;
-    const base = new URL(process.env.BENCH_DATABASE_URL);
-    base.searchParams.set('schema', schema);
-    url = base.toString();
+    url = withSchema(process.env.BENCH_DATABASE_URL, schema);
   }
   const { seed } = await import('./seed.mjs');
   const workspaces = [
@@ -904,6 +948,8 @@ async function runStore(store) {
   let server;
   let ceiling;
   let standIn;
+  /** PostgreSQL with --compare: the schemas of both builds' copies beside the seeded one. */
+  const copySchemas = [];
 
   const loadBefore = quietness();
   const results = [];
@@ -916,10 +962,21 @@ async function runStore(store) {
   let exported;
   let limits;
   try {
-    server = await startServer();
     if (COMPARE) {
-      ceiling = await startServer({ root: referenceRoot, databaseUrl: store === 'sqlite' ? copySqliteFile(benchFile, path.join(tmp, 'reference.db')) : url });
+      // Each build on a copy of the seeded data made the same way, in its own schema: the two files
+      // (or schemas) differ in nothing but what the builds' migrations make.
+      const { copyForBuild } = await import('./build-store.mjs');
+      const copyFor = async (root, name) => {
+        const target = store === 'sqlite' ? { file: path.join(tmp, `${name}.db`) } : { schema: `${schema}_${name}` };
+        target.url = store === 'sqlite' ? sqliteUrl(target.file) : withSchema(url, target.schema);
+        if (target.schema) copySchemas.push(target.schema);
+        await copyForBuild({ root, store, source: { url, file: benchFile, schema }, target, log: (line) => log(`[${store}] ${name}: ${line}`) });
+        return target.url;
+      };
+      server = await startServer({ databaseUrl: await copyFor(ROOT, 'own') });
+      ceiling = await startServer({ root: referenceRoot, databaseUrl: await copyFor(referenceRoot, 'ref') });
     } else {
+      server = await startServer();
       ceiling = await startHelper('ceiling.mjs');
       standIn = await startStandIn('info');
     }
@@ -930,7 +987,13 @@ async function runStore(store) {
     for (const c of casesOf(main)) {
       if (ONLY && !ONLY.includes(c.id)) continue;
       const shape = await probe(server, c);
-      log(`[${store}] ${c.label}: ${shape.entries} entries, ${shape.bytes} bytes`);
+      if (COMPARE) {
+        // The same listing on both sides: the same entries, each answered with the fields its build knows.
+        const theirs = await probe(ceiling, c);
+        if (theirs.entries !== shape.entries) throw new Error(`${c.label}: ${shape.entries} entries here, ${theirs.entries} on ${COMPARE}`);
+        shape.referenceBytes = theirs.bytes;
+      }
+      log(`[${store}] ${c.label}: ${shape.entries} entries, ${shape.bytes} bytes${COMPARE ? ` (${shape.referenceBytes} on ${COMPARE})` : ''}`);
       // POST is also measured on the same build at synchronous=normal (SQLite), in the same rounds.
       const normal = c.id === 'post' && store === 'sqlite' && !COMPARE && SQLITE_SYNCHRONOUS === undefined ? await startServer({ synchronous: 'normal' }) : undefined;
       try {
@@ -971,8 +1034,8 @@ async function runStore(store) {
       flood = await floodCase(server, main, fixtures[0], PLAN.seconds * 3);
       log(`[${store}] flood: other workspace p90 ${fmt(flood.floodP90, 1)} ms (idle ${fmt(flood.idleP90, 1)} ms), ${JSON.stringify(flood.statuses)}`);
     }
-    if (!COMPARE && (!ONLY || ONLY.includes('reports'))) {
-      reports = await reportCases(server, url, fixtures);
+    if (!COMPARE && (!ONLY || ONLY.includes('reports') || ONLY.includes('month-by-tag'))) {
+      reports = await reportCases(server, url, fixtures, ONLY && !ONLY.includes('reports') ? 'month-by-tag' : undefined);
     }
     if (!COMPARE && (!ONLY || ONLY.includes('export'))) {
       // On a server of its own, so that its peak RSS is the export's.
@@ -991,6 +1054,7 @@ async function runStore(store) {
     for (const proc of [server, ceiling, standIn]) if (proc) await stopProcess(proc);
     fs.rmSync(tmp, { recursive: true, force: true });
     if (schema && !KEEP) await dropSchema(schema);
+    for (const copy of copySchemas) await dropSchema(copy);
     if (KEEP) fs.writeFileSync(KEEP, JSON.stringify({ store, url, main }));
   }
   const meta = {
@@ -1017,10 +1081,11 @@ function sqliteUrl(file) {
   return `sqlite:${file}${SQLITE_SYNCHRONOUS ? `?synchronous=${SQLITE_SYNCHRONOUS}` : ''}`;
 }
 
-/** The seeded SQLite file copied for the reference server (the seeding store was closed: no WAL is left). */
-function copySqliteFile(file, target) {
-  fs.copyFileSync(file, target);
-  return sqliteUrl(target);
+/** A PostgreSQL DATABASE_URL confined to another schema of the same database. */
+function withSchema(url, schema) {
+  const other = new URL(url);
+  other.searchParams.set('schema', schema);
+  return other.toString();
 }
 
 /** Git revision REF built in a temporary worktree that uses this checkout's node_modules. */
@@ -1037,14 +1102,37 @@ function removeReference(root) {
   execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
 }
 
+/** How far apart two builds must be, in the median of pairs, before --compare tells them apart on these VMs. */
+const COMPARE_NOISE = 0.1;
+
 function printComparison(store, results, meta) {
   const lines = ['', `## ${store}: this tree against ${COMPARE} — ${meta.main.toLocaleString('en')} activities, ${meta.mode}; ${meta.machine}`];
-  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; both servers on core 0 in turn, wrk on core 1`, '');
-  const header = `| ${pad('case', 40)} | ${pad('req/s', 7, true)} | ${pad('ref req/s', 9, true)} | ${pad('× req/s', 7, true)} | ${pad('pairs', 23)} | ${pad('CPU µs/req', 10, true)} | ${pad('ref CPU', 7, true)} | ${pad('× CPU', 5, true)} |`;
+  lines.push(`   load: ${meta.loadBefore} before, ${meta.loadAfter} after; both servers on core 0 in turn, wrk on core 1; each on its own schema and a copy of the same data`, '');
+  const header =
+    `| ${pad('case', 40)} | ${pad('entries', 7, true)} | ${pad('bytes', 7, true)} | ${pad('ref bytes', 9, true)} | ${pad('req/s', 7, true)} | ${pad('ref req/s', 9, true)} | ${pad('× req/s', 7, true)} | ${pad('pairs', 23)} |` +
+    ` ${pad('CPU µs/req', 10, true)} | ${pad('ref CPU', 7, true)} | ${pad('× CPU', 5, true)} | ${pad('CPU pairs', 23)} | ${pad('µs/entry', 8, true)} | ${pad('ref µs/entry', 12, true)} |`;
   lines.push(header, header.replace(/[^|]/g, '-'));
+  const pairs = (ratios) => ratios.map((x) => fmt(x, 2)).join(' ');
   for (const r of results) {
     lines.push(
-      `| ${pad(r.label, 40)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.ceilingRps), 9, true)} | ${pad(fmt(r.ratio, 3), 7, true)} | ${pad(r.ratios.map((x) => fmt(x, 2)).join(' '), 23)} | ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingCpuUs, 1), 7, true)} | ${pad(fmt(r.cpuRatio, 3), 5, true)} |`,
+      `| ${pad(r.label, 40)} | ${pad(r.entries, 7, true)} | ${pad(r.bytes, 7, true)} | ${pad(r.referenceBytes ?? '-', 9, true)} | ${pad(fmt(r.rps), 7, true)} | ${pad(fmt(r.ceilingRps), 9, true)} | ${pad(fmt(r.ratio, 3), 7, true)} | ${pad(pairs(r.ratios), 23)} |` +
+        ` ${pad(fmt(r.cpuUs, 1), 10, true)} | ${pad(fmt(r.ceilingCpuUs, 1), 7, true)} | ${pad(fmt(r.cpuRatio, 3), 5, true)} | ${pad(pairs(r.cpuRatios), 23)} | ${pad(fmt(r.cpuUs / r.entries, 2), 8, true)} | ${pad(fmt(r.ceilingCpuUs / r.entries, 2), 12, true)} |`,
+    );
+  }
+  const range = (ratios) => `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}`;
+  const listings = results.filter((r) => r.id === 'list-1000-user' || r.id === 'list-1000-admin');
+  const one = results.find((r) => r.id === 'get-one');
+  if (listings.length > 0 || one) lines.push('');
+  for (const r of listings) {
+    lines.push(
+      `${r.label}: ${fmt(r.cpuUs / r.entries, 2)} µs of server CPU per entry against ${fmt(r.ceilingCpuUs / r.entries, 2)} on ${COMPARE}: × ${fmt(r.cpuRatio, 3)} (pairs ${range(r.cpuRatios)}; goal ≤ 1.25×: ${r.cpuRatio <= 1.25 ? 'met' : 'NOT met'})`,
+    );
+  }
+  if (one) {
+    const within = (x) => Math.abs(x - 1) <= COMPARE_NOISE;
+    lines.push(
+      `${one.label}: × ${fmt(one.ratio, 3)} of ${COMPARE}'s req/s (pairs ${range(one.ratios)}), × ${fmt(one.cpuRatio, 3)} its CPU per request (pairs ${range(one.cpuRatios)});` +
+        ` goal within noise (±${fmt(COMPARE_NOISE * 100)} %, what --compare resolves) by the CPU per request, which other work on the machine moves less than req/s: ${within(one.cpuRatio) ? 'met' : 'NOT met'}`,
     );
   }
   process.stdout.write(lines.join('\n') + '\n');

@@ -1,10 +1,11 @@
 // Bulk seeding for the benchmark: realistic workspaces written straight through the data layer.
 //
-// Workspaces, users, API keys, projects and members are made with the service's own repository
-// functions (the rows the API makes). Activities, a million of them, are written as multi-row
-// INSERTs in large transactions, each row shaped exactly as createActivity shapes it (trimmed name,
-// billable from the project, canonical UTC timestamps, a UUIDv7 id of its creation time). The data
-// are deterministic: a fixed pseudo-random sequence, relative to the time the seed runs.
+// Workspaces, users, API keys, projects, members, tasks and tags are made with the service's own
+// repository functions (the rows the API makes). Activities, a million of them, are written as
+// multi-row INSERTs in large transactions, each row shaped exactly as createActivity shapes it
+// (trimmed name, billable from the project, canonical UTC timestamps, a UUIDv7 id of its creation
+// time, its tags both in tag_ids and in activity_tags). The data are deterministic: fixed
+// pseudo-random sequences, relative to the time the seed runs.
 import { sql } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { openStore } from '../dist/db/database.js';
@@ -15,6 +16,8 @@ import { hashPassword } from '../dist/areas/access/sign-in/password/password-has
 import { insertApiKey } from '../dist/areas/access/api-keys/api-key-repository.js';
 import { setAccountPassword } from '../dist/areas/access/sign-in/password/password-repository.js';
 import { insertMember, insertProject } from '../dist/areas/projects/repository.js';
+import { insertTag } from '../dist/areas/tags/repository.js';
+import { insertTask } from '../dist/areas/tasks/repository.js';
 import { createUser } from '../dist/areas/users/repository.js';
 import { toDbBool } from '../dist/db/values.js';
 import { API_KEY_PREFIX, newToken } from '../dist/lib/tokens.js';
@@ -37,6 +40,14 @@ const NAMES = [
   'Onboarding',
   'Research — caching',
 ];
+
+/** Tasks of each project and tags of each workspace. */
+const TASKS_PER_PROJECT = 4;
+const TAGS = 36;
+/** The share of a workspace's entries carrying two tags (every entry of the reader does). */
+const TAGGED_SHARE = 1 / 3;
+/** The share of the other entries on a project that carry one of its tasks (every entry of the reader does). */
+const TASK_SHARE = 0.5;
 
 /** mulberry32: a small deterministic generator, so every run seeds the same data. */
 function random(seed) {
@@ -77,6 +88,9 @@ const rateRow = (organizationId, now, value) => ({
  */
 export async function seedWorkspace(db, dialect, spec) {
   const rnd = random(spec.seed);
+  // Tasks and tags (and the projects of the reader's entries that had none) draw from a sequence of
+  // their own, so that the rest of the data is what it was without them.
+  const rndLabels = random(spec.seed + 1000);
   const created = await createWorkspace(db, {
     domain: spec.domain,
     name: `Bench ${spec.domain}`,
@@ -98,6 +112,7 @@ export async function seedWorkspace(db, dialect, spec) {
   const writer = users[6];
   const heavy = users[7];
   const plain = new Set([reader, writer, heavy]);
+  const tags = [];
 
   await db.transaction().execute(async (trx) => {
     for (let p = 0; p < spec.projects; p++) {
@@ -105,7 +120,10 @@ export async function seedWorkspace(db, dialect, spec) {
       const billable = p % 2 === 0;
       const name = `Project ${String(p).padStart(3, '0')}`;
       const values = { name, billable, avatar: null, notes: p % 3 === 0 ? `Notes of ${name}` : null };
-      const project = { id: await insertProject(trx, organizationId, values, now), billable };
+      const project = { id: await insertProject(trx, organizationId, values, now), billable, tasks: [] };
+      for (let t = 0; t < TASKS_PER_PROJECT; t++) {
+        project.tasks.push((await insertTask(trx, organizationId, project.id, { name: `Task ${t + 1} of ${name}`, billable: null })).id);
+      }
       // Six members; the first, never the reader or writer, is the project's administrator.
       const members = new Set();
       while (members.size < 6) {
@@ -123,6 +141,7 @@ export async function seedWorkspace(db, dialect, spec) {
         await trx.insertInto('revenue_rates').values({ ...rateRow(organizationId, now, 50 + (p % 7) * 10), project_id: project.id, member_id: memberId }).execute();
       }
     }
+    for (let t = 0; t < TAGS; t++) tags.push((await insertTag(trx, organizationId, `Tag ${String(t).padStart(2, '0')}`)).id);
     // Every user costs a rate of their own (the reports' cost).
     for (const [i, user] of users.entries()) {
       const now = iso(spec.now - SPAN - DAY);
@@ -137,16 +156,26 @@ export async function seedWorkspace(db, dialect, spec) {
     user === heavy ? heavyCount : Math.floor((spec.activities - heavyCount) / (users.length - 1)),
   );
   perUser[0] += spec.activities - perUser.reduce((a, b) => a + b, 0);
+  // Every entry of the reader carries two tags: the others so many that a third of all entries do.
+  const readerCount = perUser[users.indexOf(reader)];
+  const othersTagged = Math.max(0, (spec.activities * TAGGED_SHARE - readerCount) / (spec.activities - readerCount));
+  const twoTags = () => {
+    const first = Math.floor(rndLabels() * tags.length);
+    return [tags[first], tags[(first + 1 + Math.floor(rndLabels() * (tags.length - 1))) % tags.length]];
+  };
   const start = spec.now - SPAN - 2 * HOUR;
   const running = new Set(users.slice(10, 10 + spec.runningTimers));
   const readerStarts = [];
   const readerIds = [];
   const writerIds = [];
   const chunkMs = 7 * DAY;
-  const batch = dialect === 'sqlite' ? 3000 : 6000;
+  // Rows per INSERT, within each store's bound on a statement's parameters (SQLite 32,766, PostgreSQL 65,535).
+  const parameters = dialect === 'sqlite' ? 30_000 : 60_000;
+  let tagged = 0;
   let written = 0;
   for (let chunk = start; chunk < start + SPAN; chunk += chunkMs) {
     const rows = [];
+    const links = [];
     users.forEach((user, u) => {
       const count = perUser[u];
       const slot = SPAN / count;
@@ -155,14 +184,27 @@ export async function seedWorkspace(db, dialect, spec) {
         const slotStart = start + i * slot;
         const startedAt = Math.floor(slotStart + rnd() * slot * 0.15);
         const endedAt = Math.floor(startedAt + Math.min(slot * 0.8, (20 + rnd() * 180) * 60_000));
-        const project = user.projects.length > 0 && rnd() < 0.8 ? user.projects[Math.floor(rnd() * user.projects.length)] : null;
+        const drawn = user.projects.length > 0 && rnd() < 0.8;
+        // Every entry of the reader is on a project, so that each can carry a task.
+        const project = drawn
+          ? user.projects[Math.floor(rnd() * user.projects.length)]
+          : user === reader
+            ? user.projects[Math.floor(rndLabels() * user.projects.length)]
+            : null;
         const isRunning = running.has(user) && i === count - 1;
         const createdMs = isRunning ? startedAt : endedAt;
+        const id = uuidv7({ msecs: createdMs });
+        const task = project && (user === reader || rndLabels() < TASK_SHARE) ? project.tasks[Math.floor(rndLabels() * project.tasks.length)] : null;
+        const tagIds = user === reader || rndLabels() < othersTagged ? twoTags() : [];
+        for (const tagId of tagIds) links.push({ activity_id: id, tag_id: tagId, organization_id: organizationId });
+        if (tagIds.length > 0) tagged++;
         const row = {
-          id: uuidv7({ msecs: createdMs }),
+          id,
           organization_id: organizationId,
           user_id: user.id,
           project_id: project ? project.id : null,
+          task_id: task,
+          tag_ids: JSON.stringify(tagIds),
           name: NAMES[Math.floor(rnd() * NAMES.length)],
           billable: toDbBool(project ? project.billable : false),
           started_at: iso(startedAt),
@@ -180,8 +222,13 @@ export async function seedWorkspace(db, dialect, spec) {
     });
     rows.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
     await db.transaction().execute(async (trx) => {
+      const batch = Math.floor(parameters / Object.keys(rows[0] ?? { id: 0 }).length);
       for (let i = 0; i < rows.length; i += batch) {
         await trx.insertInto('activities').values(rows.slice(i, i + batch)).execute();
+      }
+      const linkBatch = Math.floor(parameters / 3);
+      for (let i = 0; i < links.length; i += linkBatch) {
+        await trx.insertInto('activity_tags').values(links.slice(i, i + linkBatch)).execute();
       }
     });
     written += rows.length;
@@ -215,6 +262,7 @@ export async function seedWorkspace(db, dialect, spec) {
     domain: spec.domain,
     organizationId,
     activities: spec.activities,
+    labels: { tasks: spec.projects * TASKS_PER_PROJECT, tags: TAGS, tagged },
     admin: { id: created.userId, token: created.apiKey },
     reader: { id: reader.id, token: reader.token, activityIds: pick(readerIds, 1000), entries: readerStarts.length },
     writer: { id: writer.id, token: writer.token, projectId: writerProject ? writerProject.id : null, activityIds: pick(writerIds, 200) },

@@ -65,9 +65,11 @@ const toActivity = (row) => ({
   endedAt: row.ended_at,
   projectId: row.project_id,
   userId: row.user_id,
+  taskId: row.task_id,
+  tagIds: JSON.parse(row.tag_ids),
 });
 const byId = (records) => Object.fromEntries(records.map((r) => [r.id, r]));
-const PLAIN = { id: '0190f5b2-6a3e-7c4d-8e9f-0a1b2c3d4e5f', name: 'Bench entry', billable: true, startedAt: '2026-07-04T09:00:00.000Z', endedAt: '2026-07-04T10:00:00.000Z', projectId: null, userId: '0190f5b2-6a3e-7c4d-8e9f-0a1b2c3d4e60' };
+const PLAIN = { id: '0190f5b2-6a3e-7c4d-8e9f-0a1b2c3d4e5f', name: 'Bench entry', billable: true, startedAt: '2026-07-04T09:00:00.000Z', endedAt: '2026-07-04T10:00:00.000Z', projectId: null, userId: '0190f5b2-6a3e-7c4d-8e9f-0a1b2c3d4e60', taskId: null, tagIds: [] };
 
 app.get('/plain/activities/:id', { schema: { response: { 200: Activity } } }, () => PLAIN);
 
@@ -87,7 +89,7 @@ app.post('/api/activities', { schema: { response: { 200: Activity } } }, async (
   const { identity } = request;
   const body = request.body;
   const now = new Date().toISOString();
-  const activity = { id: crypto.randomUUID(), name: body.name, billable: true, startedAt: new Date(body.startedAt).toISOString(), endedAt: new Date(body.endedAt).toISOString(), projectId: body.projectId ?? null, userId: identity.userId };
+  const activity = { id: crypto.randomUUID(), name: body.name, billable: true, startedAt: new Date(body.startedAt).toISOString(), endedAt: new Date(body.endedAt).toISOString(), projectId: body.projectId ?? null, userId: identity.userId, taskId: null, tagIds: [] };
   await db.run('insertActivity', [activity.id, identity.organizationId, activity.userId, activity.projectId, activity.name, db.bool(true), activity.startedAt, activity.endedAt, now, now]);
   return activity;
 });
