@@ -43,6 +43,26 @@ export async function openLongRead(db: Db): Promise<LongRead | undefined> {
   };
 }
 
+/** Runs one read statement: what a read beside the requests is given. */
+export type ReadStatement = <Row>(statement: CompiledQuery) => Promise<Row[]>;
+
+/**
+ * Runs a read of a few statements beside the event loop where the store allows it: on a SQLite file,
+ * in one snapshot of the reader thread, so that an aggregate over a long period holds no other
+ * request (PostgreSQL computes in its own processes, and runs them on the handle as SQLite in memory
+ * and a transaction do).
+ */
+export async function readBesideRequests<T>(db: Db, read: (rows: ReadStatement) => Promise<T>): Promise<T> {
+  const thread = snapshotReaderOf(db);
+  if (thread === undefined) return read(async (statement) => (await db.executeQuery(statement)).rows as never);
+  const snapshot = await thread.snapshot();
+  try {
+    return await read((statement) => snapshot.rows(statement));
+  } finally {
+    await snapshot.end();
+  }
+}
+
 /**
  * Runs a read of pieces (Kysely queries on the handle it is given) in one PostgreSQL snapshot of the
  * long-read pool, ended when the read completes or is abandoned (the generator's return rolls it

@@ -15,6 +15,13 @@ declare module 'fastify' {
      * with Retry-After (docs/rules.md §6, "Listing activities").
      */
     heavyListing?: boolean;
+    /**
+     * A report run (a summary): bounded as heavy listings are, LISTING_CONCURRENCY_PER_TOKEN per token
+     * and LISTING_CONCURRENCY_PER_WORKSPACE per workspace, counted apart from them, so that a flood of
+     * runs cannot take the database's and the process's time from other workspaces (docs/rules.md §6
+     * Reports, "Runs at once").
+     */
+    reportRun?: boolean;
   }
 }
 
@@ -29,6 +36,8 @@ export const HEAVY_LISTING_RETRY_SECONDS = 1;
  * on PostgreSQL, two or three workspaces' listings every long-read connection).
  * The counts are of this process (each instance bounds its own listings).
  *
+ * Report runs are bounded alike, with counts of their own (route config `reportRun`).
+ *
  * It also counts the other requests in flight, which a long listing gives way to between its pieces
  * (db/giving-way.ts).
  */
@@ -39,6 +48,36 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
     app.store.dialect === 'postgres'
       ? Math.min(app.config.listingConcurrency.perWorkspace, app.config.longReadsPerWorkspace)
       : app.config.listingConcurrency.perWorkspace;
+  const listings = concurrencyBound({ perToken, perWorkspace, what: 'such listings', instead: 'or read pages with limit' });
+  const reportRuns = concurrencyBound({ perToken, perWorkspace: app.config.listingConcurrency.perWorkspace, what: 'report runs', instead: 'or narrow the report' });
+
+  const counted = (_request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+    otherRequestStarted();
+    whenClosed(reply, otherRequestEnded);
+    done();
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.heavyListing) return appendRouteHook(route, 'preHandler', listings);
+    appendRouteHook(route, 'onRequest', counted);
+    if (route.config?.reportRun) appendRouteHook(route, 'preHandler', reportRuns);
+  });
+});
+
+interface Bound {
+  perToken: number;
+  perWorkspace: number;
+  /** What the 429 says runs at once, and what else the client may do. */
+  what: string;
+  instead: string;
+}
+
+/**
+ * A preHandler that lets at most `perToken` requests of one token (or address) and `perWorkspace`
+ * of one workspace run at once, each from its handler's start until its answer is written out or its
+ * connection closes; beyond, 429 with Retry-After.
+ */
+function concurrencyBound({ perToken, perWorkspace, what, instead }: Bound) {
   const running = new Map<string, number>();
   const take = (key: string) => running.set(key, (running.get(key) ?? 0) + 1);
   const give = (key: string) => {
@@ -46,15 +85,14 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
     if (left === 0) running.delete(key);
     else running.set(key, left);
   };
-
-  const bound = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const tokenKey = `token:${bearerOf(request)?.digest ?? request.ip}`;
     const workspaceKey = `workspace:${request.actor.organizationId}`;
     const overToken = (running.get(tokenKey) ?? 0) >= perToken;
     if (overToken || (running.get(workspaceKey) ?? 0) >= perWorkspace) {
       const detail = overToken
-        ? `At most ${perToken} such listings of one token run at once. Retry in ${HEAVY_LISTING_RETRY_SECONDS} s, or read pages with limit.`
-        : `At most ${perWorkspace} such listings of one workspace run at once. Retry in ${HEAVY_LISTING_RETRY_SECONDS} s, or read pages with limit.`;
+        ? `At most ${perToken} ${what} of one token run at once. Retry in ${HEAVY_LISTING_RETRY_SECONDS} s, ${instead}.`
+        : `At most ${perWorkspace} ${what} of one workspace run at once. Retry in ${HEAVY_LISTING_RETRY_SECONDS} s, ${instead}.`;
       return done(new ApiError('rate-limited', detail, undefined, { 'retry-after': String(HEAVY_LISTING_RETRY_SECONDS) }));
     }
     take(tokenKey);
@@ -65,15 +103,4 @@ export const heavyListings = fp(async (app: FastifyInstance) => {
     });
     done();
   };
-
-  const counted = (_request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
-    otherRequestStarted();
-    whenClosed(reply, otherRequestEnded);
-    done();
-  };
-
-  app.addHook('onRoute', (route) => {
-    if (route.config?.heavyListing) appendRouteHook(route, 'preHandler', bound);
-    else appendRouteHook(route, 'onRequest', counted);
-  });
-});
+}

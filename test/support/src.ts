@@ -10,7 +10,7 @@ export { loadConfig, supportAddress, type Config } from '../../src/config.js';
 
 /* Stores */
 export { BACKSTOP_CHECKPOINT_FRAMES } from '../../src/db/checkpointer.js';
-export { LONG_READ_CONNECTIONS, openStore, type Store } from '../../src/db/database.js';
+export { LONG_READ_CONNECTIONS, openStore, snapshotReaderOf, type Store } from '../../src/db/database.js';
 export { fixedStatement } from '../../src/db/fixed-statement.js';
 export { migrateToLatest } from '../../src/db/migrate.js';
 export { loadMigrations, migrationFiles } from '../../src/db/migrations/index.js';

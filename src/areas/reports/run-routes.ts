@@ -55,6 +55,9 @@ const RUN_RULES = [
     'their projects), the clients and tasks of those projects (a User: of their projects only), and every tag but those a ' +
     '"match": "none" filter leaves out, with zeros; under a row of no project, member, client, task or tag only days, weeks and ' +
     `months; at most ${MAX_ROWS} rows in all.`,
+  'Runs at once: at most LISTING_CONCURRENCY_PER_TOKEN (default 2) runs of one token and LISTING_CONCURRENCY_PER_WORKSPACE ' +
+    '(default 4) of one workspace run at once in an instance, counted apart from listings and detailed reports, each until its ' +
+    'answer is written out or its connection closes; beyond either, 429 `rate-limited` with `Retry-After: 1`.',
 ].join(' ');
 
 /** The files a run answers besides JSON (src/areas/reports/exports/). */
@@ -82,7 +85,7 @@ export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reports/run',
     {
-      config: { permission: 'reports:manage' },
+      config: { permission: 'reports:manage', reportRun: true },
       schema: operation({
         operationId: 'runReport',
         tag: TAG,
@@ -104,7 +107,7 @@ export const reportRunRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reports/:reportId/run',
     {
-      config: { permission: 'reports:manage' },
+      config: { permission: 'reports:manage', reportRun: true },
       schema: operation({
         operationId: 'runSavedReport',
         tag: TAG,

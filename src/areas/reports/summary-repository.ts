@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../db/database.js';
+import { readBesideRequests, type ReadStatement } from '../../db/long-reads.js';
 import { readableRows } from '../../db/record-scopes.js';
 import { weekKeyOfMonday, type TimeDimension, type ZoneOffsets } from './engine/buckets.js';
 import type { ReportPeriod } from './engine/period.js';
@@ -76,10 +77,12 @@ function bucketSql(dialect: Dialect, dimension: TimeDimension, zone: ZoneOffsets
 }
 
 /** The instants in the period where a revenue or cost rate of the workspace starts or ends. */
-async function rateChangesIn(db: Db, organizationId: string, period: ReportPeriod): Promise<string[]> {
+async function rateChangesIn(db: Db, read: ReadStatement, organizationId: string, period: ReportPeriod): Promise<string[]> {
   const inPeriod = (table: 'revenue_rates' | 'cost_rates', column: 'from_at' | 'to_at') =>
     sql`select ${sql.ref(column)} as at from ${sql.table(table)} where organization_id = ${organizationId} and ${sql.ref(column)} > ${period.start} and ${sql.ref(column)} < ${period.end}`;
-  const { rows } = await sql<{ at: string }>`${inPeriod('revenue_rates', 'from_at')} union ${inPeriod('revenue_rates', 'to_at')} union ${inPeriod('cost_rates', 'from_at')} union ${inPeriod('cost_rates', 'to_at')}`.execute(db);
+  const rows = await read<{ at: string }>(
+    sql`${inPeriod('revenue_rates', 'from_at')} union ${inPeriod('revenue_rates', 'to_at')} union ${inPeriod('cost_rates', 'from_at')} union ${inPeriod('cost_rates', 'to_at')}`.compile(db),
+  );
   return rows.map((row) => row.at).sort();
 }
 
@@ -201,10 +204,16 @@ export function summaryStatement(dialect: Dialect, spec: SelectionSpec, query: S
     where ${pairConditions(spec)}`;
 }
 
-/** The groups of a summary's entries: the period's rate changes read first (when rates are looked up), then the aggregate. */
+/**
+ * The groups of a summary's entries: the period's rate changes read first (when rates are looked up),
+ * then the aggregate, both in one snapshot beside the other requests (on a SQLite file, the reader
+ * thread's: docs/rules.md §6 Reports, "Speed").
+ */
 export async function summaryGroups(db: Db, spec: SelectionSpec, query: SummaryQuery): Promise<SummaryGroup[]> {
-  const rateChanges = query.withRates ? await rateChangesIn(db, spec.organizationId, spec.period) : [];
-  const { rows } = await summaryStatement(dialectOf(db), spec, { ...query, rateChanges }).execute(db);
+  const rows = await readBesideRequests(db, async (read) => {
+    const rateChanges = query.withRates ? await rateChangesIn(db, read, spec.organizationId, spec.period) : [];
+    return read<GroupRow>(summaryStatement(dialectOf(db), spec, { ...query, rateChanges }).compile(db));
+  });
   return rows.map((row) => toGroup(row, query));
 }
 
