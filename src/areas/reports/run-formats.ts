@@ -23,9 +23,15 @@ export interface FormattedRun {
   overrides: Overridable;
 }
 
-/** The summary in the asked format: the JSON answer, or the reply that sends the file. */
+/**
+ * The summary in the asked format: the JSON answer, or the reply that sends the file.
+ * JSON is written by JSON.stringify rather than the route's serializer: the engine builds every row
+ * with the schema's fields only (engine/tree.ts `finished`), and the serializer compiled from the
+ * recursive row schema takes several times as long for a filled answer of 100,000 rows, all of it on
+ * the event loop (docs/performance.md, "Report runs").
+ */
 export async function summaryAnswer(reply: FastifyReply, run: FormattedRun): Promise<SummaryResult | FastifyReply> {
-  if (run.format === 'json') return run.result;
+  if (run.format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify(run.result));
   const table = summaryTable(run.result, run.name ?? 'Report', labeller(run.overrides));
   const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);
   return sendExport(reply, run.format, table, fileName);

@@ -66,6 +66,8 @@ interface Exact {
 interface Node extends Exact {
   key: Key;
   children: Map<string, Node> | null;
+  /** An empty row that filling added at the last dimension: its sums and amounts are the shared zeros. */
+  filled?: true;
   /** At the context's onceDepth: the row's own sums, each entry once (see TreeContext.onceDepth). */
   once?: Exact;
 }
@@ -74,6 +76,15 @@ const zero = (): Sums => ({ entries: 0, time: 0, billableTime: 0, unpriced: 0, u
 const exact = (): Exact => ({ sums: zero(), revenue: new ExactAmounts(), cost: new ExactAmounts() });
 const newNode = (key: Key, leaf: boolean): Node => ({ key, ...exact(), children: leaf ? null : new Map() });
 const mapKey = (key: Key) => (key === null ? '' : `k${key}`);
+
+/**
+ * The zeros every filled leaf shares (a filled answer is mostly such rows: sharing them keeps the
+ * filling cheap). Nothing adds to a leaf once filling starts, and a row's sums are only read after.
+ */
+const NO_SUMS: Sums = Object.freeze(zero());
+const NO_EXACT = new ExactAmounts();
+const NO_AMOUNTS: MinorAmounts = new Map();
+const filledLeaf = (key: Key): Node => ({ key, sums: NO_SUMS, revenue: NO_EXACT, cost: NO_EXACT, children: null, filled: true });
 
 function addSums(into: Sums, sums: Sums): void {
   into.entries += sums.entries;
@@ -185,8 +196,9 @@ export function assertFillable(context: TreeContext): void {
 /** Adds the empty rows of every key of each dimension's domain under each row (hideEmptyRows false). */
 function fill(node: Node, context: TreeContext, depth: number, path: Map<Dimension, Key>, counted: { rows: number }): void {
   const dimension = context.dimensions[depth];
+  const leaf = depth === context.dimensions.length - 1;
   for (const key of context.domain!(dimension, path)) {
-    if (!node.children!.has(mapKey(key))) node.children!.set(mapKey(key), newNode(key, depth === context.dimensions.length - 1));
+    if (!node.children!.has(mapKey(key))) node.children!.set(mapKey(key), leaf ? filledLeaf(key) : newNode(key, false));
   }
   counted.rows += node.children!.size;
   if (counted.rows > MAX_ROWS) throw tooManyRows();
@@ -202,6 +214,7 @@ function finishChildren(node: Node, context: TreeContext, depth: number): Finish
   const dimension = context.dimensions[depth];
   const children = [...node.children!.values()].sort((a, b) => compareKeys(dimension, a.key, b.key, context));
   return children.map((child) => {
+    if (child.filled) return finished(NO_SUMS, NO_AMOUNTS, NO_AMOUNTS, null, context, child.key, dimension);
     if (child.children === null) return finished(child.sums, child.revenue.rounded(), child.cost.rounded(), null, context, child.key, dimension);
     const below = finishChildren(child, context, depth + 1);
     if (depth === context.onceDepth) return finishedOnce(child, below, context, dimension);
