@@ -97,7 +97,8 @@ for (const store of eachStore) {
     });
   });
 
-  describe(`timetrack CLI [${store.name}]`, () => {
+  // Each test starts several CLI processes one after another: seconds each on a loaded machine.
+  describe(`timetrack CLI [${store.name}]`, { timeout: 120_000 }, () => {
     const url = sharedDatabaseUrl(store);
     const cli = (...args: string[]) => runCli(args, { DATABASE_URL: url });
 
