@@ -1,18 +1,13 @@
 import type { Db } from '../../db/database.js';
-import { deleteExpiredSessions } from './sessions/session-repository.js';
-import { deleteExpiredOneTimeTokens } from './sign-in/link/one-time-token-repository.js';
-import { deleteExpiredOidcStates } from './sign-in/single-sign-on/oidc-repository.js';
-import { deleteExpiredChallenges } from './sign-in/two-factor/two-factor-repository.js';
+import { deleteExpiredRows, type ExpiringTable } from '../../db/expired-rows.js';
 
 /** Rows deleted by one statement: a pass holds the store for one short statement at a time. */
 export const EXPIRED_ROWS_BATCH = 500;
 
-type BatchDelete = (db: Db, before: string, limit: number) => Promise<number>;
-
-async function deleteInBatches(db: Db, deleteBatch: BatchDelete, before: string): Promise<number> {
+async function deleteInBatches(db: Db, table: ExpiringTable, before: string): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const batch = await deleteBatch(db, before, EXPIRED_ROWS_BATCH);
+    const batch = await deleteExpiredRows(db, table, before, EXPIRED_ROWS_BATCH);
     deleted += batch;
     if (batch < EXPIRED_ROWS_BATCH) return deleted;
   }
@@ -33,9 +28,9 @@ export interface ExpiredRowsPruned {
 export async function pruneExpiredSignInRows(db: Db, now = new Date()): Promise<ExpiredRowsPruned> {
   const at = now.toISOString();
   return {
-    oidcStates: await deleteInBatches(db, deleteExpiredOidcStates, at),
-    signInChallenges: await deleteInBatches(db, deleteExpiredChallenges, at),
-    oneTimeTokens: await deleteInBatches(db, deleteExpiredOneTimeTokens, at),
-    sessions: await deleteInBatches(db, deleteExpiredSessions, at),
+    oidcStates: await deleteInBatches(db, 'oidc_states', at),
+    signInChallenges: await deleteInBatches(db, 'sign_in_challenges', at),
+    oneTimeTokens: await deleteInBatches(db, 'one_time_tokens', at),
+    sessions: await deleteInBatches(db, 'sessions', at),
   };
 }

@@ -150,12 +150,3 @@ export async function sessionOrigin(db: Db, sessionId: string): Promise<{ method
   const row = await db.selectFrom('sessions').select(['method', 'created_at']).where('id', '=', sessionId).executeTakeFirst();
   return row && { method: row.method as SignInMethod, createdAt: row.created_at };
 }
-
-/** Deletes up to `limit` sessions past their end (an idle one too, by then) before the instant; answers how many. */
-export async function deleteExpiredSessions(db: Db, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('id', 'in', db.selectFrom('sessions').select('id').where('expires_at', '<', before).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

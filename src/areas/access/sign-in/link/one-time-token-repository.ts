@@ -92,12 +92,3 @@ export async function peekOneTimeToken(db: Db, organizationId: string, token: st
     .executeTakeFirst();
   return row?.purpose as OneTimePurpose | undefined;
 }
-
-/** Deletes up to `limit` one-time tokens, used or not, that ended before the instant; answers how many. */
-export async function deleteExpiredOneTimeTokens(db: Db, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('one_time_tokens')
-    .where('id', 'in', db.selectFrom('one_time_tokens').select('id').where('expires_at', '<', before).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

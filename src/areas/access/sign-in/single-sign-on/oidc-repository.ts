@@ -56,12 +56,3 @@ export async function useOidcState(
   const row = await db.selectFrom('oidc_states').select(['code_verifier', 'nonce']).where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
   return { sealedVerifier: row.code_verifier, nonce: row.nonce };
 }
-
-/** Deletes up to `limit` attempts that ended before the instant; answers how many. */
-export async function deleteExpiredOidcStates(db: Db, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('oidc_states')
-    .where('state_hash', 'in', db.selectFrom('oidc_states').select('state_hash').where('expires_at', '<', before).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

@@ -177,12 +177,3 @@ export async function useChallenge(trx: Trx, challengeId: string, now: string): 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
-
-/** Deletes up to `limit` challenges, answered or not, that ended before the instant; answers how many. */
-export async function deleteExpiredChallenges(db: Db, before: string, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('sign_in_challenges')
-    .where('id', 'in', db.selectFrom('sign_in_challenges').select('id').where('expires_at', '<', before).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
