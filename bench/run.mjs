@@ -391,31 +391,100 @@ async function limitsCase({ store, server, ceiling, standIn, fixture, startHelpe
  * many listings the per-token and per-workspace bounds answered 429.
  */
 async function floodCase(server, fixture, other, seconds) {
-  const p90 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.9))];
-  const organization = { path: '/api/organization', headers: { host: `${other.domain}.localhost`, authorization: `Bearer ${other.admin.token}` } };
-  const timed = async (until) => {
-    const times = [];
-    while (performance.now() < until) {
-      const started = performance.now();
-      const res = await fetchOnce(server.port, organization);
-      if (res.status !== 200) throw new Error(`flood case: GET /organization ${res.status}`);
-      times.push(performance.now() - started);
-    }
-    return times;
-  };
-  const idle = await timed(performance.now() + seconds * 1000);
+  const idle = await timedReads(server, other, performance.now() + seconds * 1000);
   const until = performance.now() + seconds * 1000;
   const statuses = { 200: 0, 429: 0, other: 0 };
-  const flooder = async () => {
-    while (performance.now() < until) {
-      const res = await fetchOnce(server.port, { path: '/api/activities', headers: { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.heavy.token}` } });
-      if (res.status === 200 || res.status === 429) statuses[res.status]++;
-      else statuses.other++;
-      if (res.status === 429) await sleep(Number(res.headers['retry-after'] ?? 1) * 1000);
-    }
-  };
-  const [flooded] = await Promise.all([timed(until), ...Array.from({ length: 12 }, flooder)]);
+  const listing = { path: '/api/activities', headers: { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.heavy.token}` } };
+  const [flooded] = await Promise.all([timedReads(server, other, until), ...Array.from({ length: 12 }, () => flooder(server, listing, until, statuses))]);
   return { idleP90: p90(idle), floodP90: p90(flooded), requests: flooded.length, statuses, entries: fixture.heavy.entries };
+}
+
+const longest = (values) => values.reduce((max, value) => Math.max(max, value), 0);
+const p90 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.9))];
+
+/** Another workspace's admin reading GET /organization one request after another until `until`: each request's milliseconds. */
+async function timedReads(server, other, until) {
+  const organization = { path: '/api/organization', headers: { host: `${other.domain}.localhost`, authorization: `Bearer ${other.admin.token}` } };
+  const times = [];
+  while (performance.now() < until) {
+    const started = performance.now();
+    const res = await fetchOnce(server.port, organization);
+    if (res.status !== 200) throw new Error(`flood case: GET /organization ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** One caller sending `request` again and again until `until`, waiting out each 429's Retry-After; counts the answers. */
+async function flooder(server, request, until, statuses) {
+  while (performance.now() < until) {
+    const res = await fetchCounted(server.port, request);
+    if (res.status === 200 || res.status === 429) statuses[res.status]++;
+    else statuses.other++;
+    if (res.status === 429) await sleep(Number(res.headers?.['retry-after'] ?? 1) * 1000);
+  }
+}
+
+/**
+ * A detailed CSV of the heavy user's whole history whose client takes the first bytes and then reads
+ * nothing (a paused download): resolves once it is paused, with a function that ends it.
+ */
+function pausedExport(server, fixture) {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ period: 'custom', ...fixture.reportPeriods.all, dimensions: ['project'], metrics: ['time'] });
+    const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.heavy.token}`, 'content-type': 'application/json' };
+    const req = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/reports/entries?format=csv&timeZone=UTC', headers, agent: false }, (res) => {
+      res.once('data', () => {
+        res.pause();
+        resolve({ status: res.statusCode, end: () => req.destroy() });
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', (error) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.end(body);
+  });
+}
+
+/**
+ * The report flood (issue 38): in one workspace, 6 callers of its admin run again and again the
+ * largest filled summary the API accepts (every project × every day, hideEmptyRows false: about
+ * 100,000 rows, as JSON and as PDF) and a project × user summary of every entry, while 2 detailed CSV
+ * exports of its heavy user's whole history stay paused (their clients read the first piece and
+ * stop). Meanwhile another workspace's admin reads GET /organization one request after another:
+ * its p90 and its longest request beside idle (goals: longest under 250 ms, p90 within 5× idle).
+ */
+async function reportFloodCase(server, fixture, other, seconds) {
+  const headers = { host: `${fixture.domain}.localhost`, authorization: `Bearer ${fixture.admin.token}`, 'content-type': 'application/json' };
+  const start = Date.parse(fixture.reportPeriods.year.start);
+  // Each project and the row of no project, with a row a day under each.
+  const filledDays = Math.floor(100_000 / (fixture.projects + 1)) - 2;
+  const filled = JSON.stringify({
+    period: 'custom',
+    start: new Date(start).toISOString(),
+    end: new Date(start + filledDays * 86_400_000).toISOString(),
+    dimensions: ['project', 'day'],
+    metrics: ['time', 'billableTime'],
+    hideEmptyRows: false,
+  });
+  const everything = reportBody(fixture.reportPeriods.all);
+  const runs = [
+    { method: 'POST', path: '/api/reports/run?timeZone=UTC', headers, body: filled },
+    { method: 'POST', path: '/api/reports/run?timeZone=UTC&format=pdf', headers, body: filled },
+    { method: 'POST', path: '/api/reports/run?timeZone=UTC', headers, body: everything },
+  ];
+  const probed = await fetchCounted(server.port, runs[0]);
+  if (probed.status !== 200) throw new Error(`report flood: the filled summary answered ${probed.status} ${probed.head}`);
+  const idle = await timedReads(server, other, performance.now() + seconds * 1000);
+  const paused = await Promise.all([pausedExport(server, fixture), pausedExport(server, fixture)]);
+  if (paused.some((p) => p.status !== 200)) throw new Error(`report flood: paused exports answered ${paused.map((p) => p.status).join(', ')}`);
+  const statuses = { 200: 0, 429: 0, other: 0 };
+  const until = performance.now() + seconds * 1000;
+  try {
+    const [flooded] = await Promise.all([timedReads(server, other, until), ...Array.from({ length: 6 }, (_, i) => flooder(server, runs[i % runs.length], until, statuses))]);
+    return { idleP90: p90(idle), idleMax: longest(idle), floodP90: p90(flooded), floodMax: longest(flooded), requests: flooded.length, statuses, filledBytes: probed.bytes, filledDays, projects: fixture.projects, entries: fixture.activities };
+  } finally {
+    for (const p of paused) p.end();
+  }
 }
 
 /**
@@ -577,7 +646,7 @@ function fetchCounted(port, { method = 'GET', path: urlPath, headers = {}, body 
         if (head.length < 300) head += chunk.toString('utf8');
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
       });
-      res.on('end', () => resolve({ status: res.statusCode, bytes, lines, head }));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, bytes, lines, head }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -832,6 +901,15 @@ function printTable(store, results, scaling, memory, meta) {
         ` another workspace's GET /organization p90 ${fmt(f.floodP90, 1)} ms (idle p90 ${fmt(f.idleP90, 1)} ms, × ${fmt(f.floodP90 / f.idleP90, 1)}; goal ≤ 5×)`,
     );
   }
+  if (meta.reportFlood) {
+    const f = meta.reportFlood;
+    lines.push('');
+    lines.push(
+      `Report flood: 6 callers of one admin running a filled summary of ${f.projects} projects × ${f.filledDays} days (JSON, ${fmt(f.filledBytes / 1e6, 1)} MB, and PDF) and a project × user summary of ${f.entries.toLocaleString('en')} entries` +
+        ` (${f.statuses[200]} × 200, ${f.statuses[429]} × 429, ${f.statuses.other} other), 2 detailed exports paused:` +
+        ` another workspace's GET /organization p90 ${fmt(f.floodP90, 1)} ms, longest ${fmt(f.floodMax, 1)} ms (idle p90 ${fmt(f.idleP90, 1)} ms, longest ${fmt(f.idleMax, 1)} ms; × ${fmt(f.floodP90 / f.idleP90, 1)}; goals: longest < 250 ms, p90 ≤ 5×)`,
+    );
+  }
   const part = (x, what) => `${what} ${fmt(x.ms, 1)} ms (aggregate ${fmt(x.bareMs, 1)} ms, × ${fmt(x.ratio, 2)}${x.rows === undefined ? '' : `, ${x.rows.toLocaleString('en')} rows`})`;
   if (meta.reports?.[0].month) {
     lines.push('');
@@ -956,6 +1034,7 @@ async function runStore(store) {
   const scaling = [];
   let memory;
   let flood;
+  let reportFlood;
   let signIn;
   let webhooks;
   let reports;
@@ -1034,6 +1113,13 @@ async function runStore(store) {
       flood = await floodCase(server, main, fixtures[0], PLAN.seconds * 3);
       log(`[${store}] flood: other workspace p90 ${fmt(flood.floodP90, 1)} ms (idle ${fmt(flood.idleP90, 1)} ms), ${JSON.stringify(flood.statuses)}`);
     }
+    if (!COMPARE && (!ONLY || ONLY.includes('report-flood'))) {
+      // The service's own bounds on report runs and long reads, which the flood is meant to meet.
+      await stopProcess(server);
+      server = await startServer({ listingBounds: 'default' });
+      reportFlood = await reportFloodCase(server, main, fixtures[0], PLAN.seconds * 3);
+      log(`[${store}] report flood: other workspace p90 ${fmt(reportFlood.floodP90, 1)} ms, longest ${fmt(reportFlood.floodMax, 1)} ms (idle ${fmt(reportFlood.idleP90, 1)}, ${fmt(reportFlood.idleMax, 1)} ms), ${JSON.stringify(reportFlood.statuses)}`);
+    }
     if (!COMPARE && (!ONLY || ONLY.includes('reports') || ONLY.includes('month-by-tag'))) {
       reports = await reportCases(server, url, fixtures, ONLY && !ONLY.includes('reports') ? 'month-by-tag' : undefined);
     }
@@ -1066,6 +1152,7 @@ async function runStore(store) {
     loadAfter: quietness(),
     limits,
     flood,
+    reportFlood,
     signIn,
     webhooks,
     reports,

@@ -262,6 +262,7 @@ export async function seedWorkspace(db, dialect, spec) {
     domain: spec.domain,
     organizationId,
     activities: spec.activities,
+    projects: spec.projects,
     labels: { tasks: spec.projects * TASKS_PER_PROJECT, tags: TAGS, tagged },
     admin: { id: created.userId, token: created.apiKey },
     reader: { id: reader.id, token: reader.token, activityIds: pick(readerIds, 1000), entries: readerStarts.length },

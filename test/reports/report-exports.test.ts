@@ -163,6 +163,23 @@ describeEachStore('Report exports', (h) => {
     expect(text).toContain('Page 1 of 1');
   });
 
+  it('a summary as PDF of many pages is numbered "Page n of m" on every page, with no blank page, and ends with its totals', async () => {
+    const w = await world(h);
+    // Every day of 2026 filled (365 rows and the header on each page): several pages.
+    const body = { ...report(['time']), start: '2026-01-01T00:00:00Z', end: '2027-01-01T00:00:00Z', dimensions: ['day'], hideEmptyRows: false, name: 'Year' };
+    const res = await download(h, w, '/api/reports/run?format=pdf&timeZone=UTC', { body });
+    expect(res.status).toBe(200);
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', ['-'], { input: res.bytes }).toString('utf8'))![1]);
+    expect(pages).toBeGreaterThan(5);
+    for (let page = 1; page <= pages; page++) {
+      const text = execFileSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), '-', '-'], { input: res.bytes }).toString('utf8');
+      expect(text).toContain(`Page ${page} of ${pages}`);
+      // The header row is repeated on every page.
+      expect(text).toMatch(/Day\s+Time\s+Entries/);
+      if (page === pages) expect(text).toMatch(/Total\s+7:30\s+6/);
+    }
+  });
+
   it('a detailed CSV longer than one read of the store finds the membership and rates of a member first seen in a later read', async () => {
     const w = await world(h);
     await ok(as(h, w.ws).put('/api/organization', { rounding: { enabled: false, interval: 15, mode: 'NEAREST' } }));

@@ -3,8 +3,9 @@ import type { Actor } from '../../domain/actor.js';
 import type { DetailQuery } from './detail-schemas.js';
 import { detailedReport, type DetailAnswer } from './detail-service.js';
 import { readDirectory } from './directory-repository.js';
-import { assertSummaryFillable, fillsEmptyRows, planSummary, summarize, type SummaryResult } from './engine/summary.js';
+import { assertSummaryFillable, fillsEmptyRows, planSummary, summarySteps, type SummaryResult } from './engine/summary.js';
 import { prepareReportRun, type RunDefinition } from './run-preparation.js';
+import { inTurns } from '../../lib/turns.js';
 import { newReportFields } from './rules.js';
 import type { FormattedRun } from './run-formats.js';
 import { assertReferences, ownReport } from './saved-reports-service.js';
@@ -46,7 +47,8 @@ async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZo
   // Too many empty rows to fill shows in the directory alone: refused before the entries are read.
   if (fillsEmptyRows(run)) assertSummaryFillable(run, plan, await directoryRead);
   const [groups, directory] = await Promise.all([summaryGroups(db, run.spec, plan), directoryRead]);
-  return summarize(run, plan, { groups, directory });
+  // A filled answer is up to 100,000 rows: built in turns, so others' requests are served meanwhile.
+  return inTurns(summarySteps(run, plan, { groups, directory }));
 }
 
 async function summaryRun(db: Db, actor: Actor, { name, definition }: Named, query: ReportRunQuery): Promise<RunOutput> {

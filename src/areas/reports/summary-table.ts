@@ -1,7 +1,7 @@
 import type { SummaryResult } from './engine/summary.js';
 import type { Dimension, SummaryRow, SummaryTotals } from './engine/tree.js';
 import { wallClock, type Labeller } from './detail-rules.js';
-import type { Cell, ExportColumn, ExportTable } from './exports/table.js';
+import { inTurnsOf, type Cell, type ExportColumn, type ExportTable } from './exports/table.js';
 
 /*
  * A summary as an export's table (docs/rules.md §6 Report exports): one row per leaf of the tree,
@@ -74,10 +74,14 @@ export function summaryTable(result: SummaryResult, title: string, label: Labell
     ),
   ];
   const columns = [...dimensionColumns, ...metricColumns];
-  const rows = [...leaves(result.rows)].map((path) => {
-    const leaf = path[path.length - 1];
-    return [...dimensions.map((dimension, i) => (path[i] ? dimensionCell(dimension, path[i]) : null)), ...metricColumns.map((column) => metricCell(column, leaf))];
-  });
+  function* cells(): Generator<Cell[]> {
+    for (const path of leaves(result.rows)) {
+      const leaf = path[path.length - 1];
+      yield [...dimensions.map((dimension, i) => (path[i] ? dimensionCell(dimension, path[i]) : null)), ...metricColumns.map((column) => metricCell(column, leaf))];
+    }
+  }
+  // Made as the writer takes them, a batch a turn.
+  const rows = inTurnsOf(cells());
   const totalsRow = (): Cell[] => [...dimensions.map((_, i) => (i === 0 ? 'Total' : null)), ...metricColumns.map((column) => metricCell(column, totals))];
   return { title, period: { name: result.period, start: result.start, end: result.end }, timeZone: result.timeZone, columns, rows, totals: totalsRow, chart: chartOf(result, metricColumns) };
 }

@@ -3,7 +3,7 @@ import type { Directory, DirectoryParts } from './directory.js';
 import { fillDomain } from './empty-rows.js';
 import type { ReportRun } from './run.js';
 import type { SummaryGroup } from './selection.js';
-import { assertFillable, buildTree, type Dimension, type Metric, type SummaryRow, type SummaryTotals, type TreeContext } from './tree.js';
+import { assertFillable, treeSteps, type Dimension, type Metric, type SummaryRow, type SummaryTotals, type TreeContext } from './tree.js';
 
 /** The answer of a summary run (docs/rules.md §6 Reports, "Shape"). */
 export interface SummaryResult {
@@ -77,11 +77,14 @@ export function assertSummaryFillable(run: ReportRun, plan: SummaryPlan, directo
   assertFillable(treeContext(run, plan, directory));
 }
 
-/** The summary of a run from what its plan read: the groups of its entries and the workspace's directory. */
-export function summarize(run: ReportRun, plan: SummaryPlan, read: { groups: readonly SummaryGroup[]; directory: Directory }): SummaryResult {
+/**
+ * The summary of a run from what its plan read: the groups of its entries and the workspace's
+ * directory. Built in steps (engine/tree.ts `treeSteps`): the caller decides what runs between them.
+ */
+export function* summarySteps(run: ReportRun, plan: SummaryPlan, read: { groups: readonly SummaryGroup[]; directory: Directory }): Generator<void, SummaryResult> {
   const { definition, spec } = run;
   const { dimensions, metrics } = plan;
-  const { rows, totals } = buildTree(read.groups, treeContext(run, plan, read.directory));
+  const { rows, totals } = yield* treeSteps(read.groups, treeContext(run, plan, read.directory));
   return {
     period: definition.period,
     start: spec.period.start,

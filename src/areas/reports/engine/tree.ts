@@ -130,13 +130,33 @@ interface Finished {
   cost: MinorAmounts;
 }
 
+/** The rows of a summary and their totals. */
+export interface SummaryTree {
+  rows: SummaryRow[];
+  totals: SummaryTotals;
+}
+
+/** Work (groups added, rows filled or finished) done between two pauses of the tree's steps. */
+const WORK_BETWEEN_PAUSES = 1024;
+
+/** Counts work and says when the steps should pause; shared by the recursion of one build. */
+interface Pacer {
+  work: number;
+}
+const due = (pacer: Pacer): boolean => ++pacer.work % WORK_BETWEEN_PAUSES === 0;
+
 /**
  * The rows of a summary, a tree following the dimensions, and their totals. Leaf rows round their
  * exact sums once; every parent row and the totals add up their children's rounded amounts.
+ *
+ * The build is a generator that pauses (yields) after every WORK_BETWEEN_PAUSES groups or rows, so
+ * that a caller can give other work its turn between steps (lib/turns.ts `inTurns`) while the engine
+ * stays pure calculation: the largest filled answer is 100,000 rows.
  */
-export function buildTree(groups: readonly SummaryGroup[], context: TreeContext): { rows: SummaryRow[]; totals: SummaryTotals } {
+export function* treeSteps(groups: readonly SummaryGroup[], context: TreeContext): Generator<void, SummaryTree> {
   const { dimensions } = context;
   const { onceDepth } = context;
+  const pacer: Pacer = { work: 0 };
   const root = newNode(null, false);
   for (const group of groups) {
     let node = root;
@@ -149,9 +169,10 @@ export function buildTree(groups: readonly SummaryGroup[], context: TreeContext)
       if (depth === onceDepth) addOnce(node, group, context.metrics);
     });
     addGroup(node, group, group, context.metrics);
+    if (due(pacer)) yield;
   }
-  if (context.domain !== null) fill(root, context, 0, new Map(), { rows: 0 });
-  const top = finishChildren(root, context, 0);
+  if (context.domain !== null) yield* fill(root, context, 0, new Map(), { rows: 0 }, pacer);
+  const top = yield* finishChildren(root, context, 0, pacer);
   const totals = onceDepth === -1 ? finishedOnce(root, null, context) : finished(zero(), new Map(), new Map(), top, context);
   return { rows: top.map((child) => child.row), totals: totalsOf(totals.row) };
 }
@@ -194,30 +215,42 @@ export function assertFillable(context: TreeContext): void {
 }
 
 /** Adds the empty rows of every key of each dimension's domain under each row (hideEmptyRows false). */
-function fill(node: Node, context: TreeContext, depth: number, path: Map<Dimension, Key>, counted: { rows: number }): void {
+function* fill(node: Node, context: TreeContext, depth: number, path: Map<Dimension, Key>, counted: { rows: number }, pacer: Pacer): Generator<void, void> {
   const dimension = context.dimensions[depth];
   const leaf = depth === context.dimensions.length - 1;
   for (const key of context.domain!(dimension, path)) {
     if (!node.children!.has(mapKey(key))) node.children!.set(mapKey(key), leaf ? filledLeaf(key) : newNode(key, false));
+    if (due(pacer)) yield;
   }
   counted.rows += node.children!.size;
   if (counted.rows > MAX_ROWS) throw tooManyRows();
-  if (depth + 1 === context.dimensions.length) return;
+  if (leaf) return;
   for (const child of node.children!.values()) {
     path.set(dimension, child.key);
-    fill(child, context, depth + 1, path, counted);
+    yield* fill(child, context, depth + 1, path, counted, pacer);
     path.delete(dimension);
   }
 }
 
-function finishChildren(node: Node, context: TreeContext, depth: number): Finished[] {
+function* finishChildren(node: Node, context: TreeContext, depth: number, pacer: Pacer): Generator<void, Finished[]> {
   const dimension = context.dimensions[depth];
-  const children = [...node.children!.values()].sort((a, b) => compareKeys(dimension, a.key, b.key, context));
-  return children.map((child) => {
-    if (child.filled) return finished(NO_SUMS, NO_AMOUNTS, NO_AMOUNTS, null, context, child.key, dimension);
-    if (child.children === null) return finished(child.sums, child.revenue.rounded(), child.cost.rounded(), null, context, child.key, dimension);
-    const below = finishChildren(child, context, depth + 1);
-    if (depth === context.onceDepth) return finishedOnce(child, below, context, dimension);
+  const children = sortedChildren(node, dimension, context);
+  const done: Finished[] = [];
+  for (const child of children) {
+    if (due(pacer)) yield;
+    if (child.filled) {
+      done.push(finished(NO_SUMS, NO_AMOUNTS, NO_AMOUNTS, null, context, child.key, dimension));
+      continue;
+    }
+    if (child.children === null) {
+      done.push(finished(child.sums, child.revenue.rounded(), child.cost.rounded(), null, context, child.key, dimension));
+      continue;
+    }
+    const below = yield* finishChildren(child, context, depth + 1, pacer);
+    if (depth === context.onceDepth) {
+      done.push(finishedOnce(child, below, context, dimension));
+      continue;
+    }
     const sums = zero();
     const revenue: MinorAmounts = new Map();
     const cost: MinorAmounts = new Map();
@@ -226,8 +259,9 @@ function finishChildren(node: Node, context: TreeContext, depth: number): Finish
       addMinor(revenue, item.revenue);
       addMinor(cost, item.cost);
     }
-    return finished(sums, revenue, cost, below, context, child.key, dimension);
-  });
+    done.push(finished(sums, revenue, cost, below, context, child.key, dimension));
+  }
+  return done;
 }
 
 /** A row (or, without a dimension, the totals) from its sums and rounded amounts, with the asked metrics only. */
@@ -275,17 +309,28 @@ function totalsOf(row: SummaryRow): SummaryTotals {
 /**
  * The order of rows (docs/rules.md §6 Reports): days, weeks and months in time order; projects, users
  * and members by label without regard to case, then label, then id; "no project" and "no member" last.
+ * Each row's label is looked up and folded once, not at every comparison.
  */
-function compareKeys(dimension: Dimension, a: Key, b: Key, context: TreeContext): number {
+function sortedChildren(node: Node, dimension: Dimension, context: TreeContext): Node[] {
+  const children = [...node.children!.values()];
+  if (isTimeDimension(dimension)) return children.sort((a, b) => compareKeys(a.key, b.key));
+  const ordered = children.map((child) => {
+    const label = child.key === null ? '' : context.label(dimension, child.key);
+    return { child, label, folded: label.toLowerCase() };
+  });
+  ordered.sort((a, b) => {
+    if (a.child.key === null || b.child.key === null) return compareKeys(a.child.key, b.child.key);
+    if (a.folded !== b.folded) return a.folded < b.folded ? -1 : 1;
+    if (a.label !== b.label) return a.label < b.label ? -1 : 1;
+    return compareKeys(a.child.key, b.child.key);
+  });
+  return ordered.map((item) => item.child);
+}
+
+/** Keys in their own order, none last. */
+function compareKeys(a: Key, b: Key): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  if (isTimeDimension(dimension)) return a < b ? -1 : 1;
-  const labelA = context.label(dimension, a);
-  const labelB = context.label(dimension, b);
-  const foldedA = labelA.toLowerCase();
-  const foldedB = labelB.toLowerCase();
-  if (foldedA !== foldedB) return foldedA < foldedB ? -1 : 1;
-  if (labelA !== labelB) return labelA < labelB ? -1 : 1;
   return a < b ? -1 : 1;
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
+import { nextTurn } from '../../../lib/turns.js';
 import { batchesOf, hoursMinutes, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
@@ -60,9 +61,12 @@ function local(instant: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
-/** The PDF as a stream. The document is laid out whole before its first byte (its pages are numbered "n of m"). */
+/**
+ * The PDF as a stream, written page after page as it is laid out: rows have one height, so the
+ * number of pages ("n of m") is known once the rows are counted, and no page waits for the last.
+ */
 export function pdfStream(table: ExportTable): Readable {
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, bufferPages: true, info: { Title: printable(table.title) } });
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: printable(table.title) } });
   lay(doc, table).then(
     () => doc.end(),
     (error: unknown) => doc.destroy(error as Error),
@@ -80,10 +84,28 @@ async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
   doc.moveDown(0.8);
   if (table.chart && table.chart.bars.length > 0) chart(doc, table.chart, width);
 
+  // A summary's rows are at hand (made a batch a turn): counted first, for "Page n of m".
+  const batches: Cell[][][] = [];
+  for await (const batch of batchesOf(table.rows)) batches.push(batch);
+  const rowCount = batches.reduce((sum, batch) => sum + batch.length, 0) + (table.totals ? 1 : 0);
+  const pages = pagesFor(doc, rowCount);
+  let page = 1;
+  const foot = () => {
+    // In the bottom margin: with the margin kept, pdfkit would begin a new page for the text.
+    const { bottom } = doc.page.margins;
+    doc.page.margins.bottom = 0;
+    doc.font(FONT).fontSize(8).fillColor('#555555');
+    doc.text(`Page ${page} of ${pages}`, MARGIN, doc.page.height - MARGIN + 8, { width, align: 'right', lineBreak: false });
+    doc.fillColor('black');
+    doc.page.margins.bottom = bottom;
+  };
+
   const widths = columnWidths(table.columns, width);
   const drawRow = (texts: string[], bold: boolean) => {
-    if (doc.y + ROW_HEIGHT > doc.page.height - MARGIN - ROW_HEIGHT) {
+    if (breaksBefore(doc, doc.y)) {
+      foot();
       doc.addPage();
+      page++;
       drawRow(table.columns.map(header), true);
     }
     const y = doc.y;
@@ -98,20 +120,34 @@ async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
     doc.y = y + ROW_HEIGHT;
   };
   drawRow(table.columns.map(header), true);
-  for await (const batch of batchesOf(table.rows)) {
+  for (const batch of batches) {
     for (const cells of batch) drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+    // A batch a turn: the pages laid so far go out and other requests are served meanwhile.
+    await nextTurn();
   }
   if (table.totals) {
     const totals = table.totals();
     drawRow(table.columns.map((column, i) => cellText(column, totals[i] ?? null)), true);
   }
+  foot();
+}
 
-  const pages = doc.bufferedPageRange();
-  for (let i = 0; i < pages.count; i++) {
-    doc.switchToPage(pages.start + i);
-    doc.font(FONT).fontSize(8).fillColor('#555555');
-    doc.text(`Page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 8, { width, align: 'right', lineBreak: false });
+/** Whether a row starting at `y` goes to the next page (its header repeated there). */
+const breaksBefore = (doc: PDFKit.PDFDocument, y: number): boolean => y + ROW_HEIGHT > doc.page.height - MARGIN - ROW_HEIGHT;
+
+/** The pages the table takes: its header row and `rows` rows from the current position, as drawRow lays them. */
+function pagesFor(doc: PDFKit.PDFDocument, rows: number): number {
+  let pages = 1;
+  let y = doc.y;
+  for (let row = 0; row <= rows; row++) {
+    // Row 0 is the header; a new page starts with the header again.
+    if (breaksBefore(doc, y)) {
+      pages++;
+      y = MARGIN + ROW_HEIGHT;
+    }
+    y += ROW_HEIGHT;
   }
+  return pages;
 }
 
 /** Text columns share what the others leave, each other column gets a fixed width. */

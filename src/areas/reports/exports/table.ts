@@ -1,4 +1,5 @@
 import { minorUnitsOf } from '../../../lib/currencies.js';
+import { nextTurn } from '../../../lib/turns.js';
 
 /**
  * The neutral table every export writer takes (docs/rules.md §6 Report exports): typed columns, rows
@@ -67,8 +68,27 @@ export const DECIMAL_HOUR_DIGITS = 2;
 /** Seconds as decimal hours, to a hundredth (`5400` → `1.50`). */
 export const decimalHours = (seconds: number): string => (seconds / 3600).toFixed(DECIMAL_HOUR_DIGITS);
 
+/** Rows a writer takes in one turn of the event loop when the table holds them all. */
+const ROWS_PER_TURN = 500;
+
+/**
+ * Rows at hand in batches of ROWS_PER_TURN with a turn of the event loop between two: a summary of
+ * 100,000 rows is written (a PDF laid out) without holding other requests meanwhile.
+ */
+export async function* inTurnsOf(rows: Iterable<Cell[]>): AsyncGenerator<Cell[][]> {
+  let batch: Cell[][] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length < ROWS_PER_TURN) continue;
+    yield batch;
+    batch = [];
+    await nextTurn();
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /** The rows in batches, however the table holds them: a writer takes a batch in one turn. */
 export const batchesOf = async function* (rows: ExportTable['rows']): AsyncGenerator<Cell[][]> {
-  if (Array.isArray(rows)) yield rows;
+  if (Array.isArray(rows)) yield* inTurnsOf(rows);
   else yield* rows;
 };
