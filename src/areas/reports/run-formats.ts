@@ -1,9 +1,11 @@
 import type { FastifyReply } from 'fastify';
+import { closeWhenStalled } from '../../route-kit/json-answer.js';
 import type { SummaryResult } from './engine/summary.js';
 import { sendExport } from './exports/answer.js';
 import { exportFileName } from './exports/disposition.js';
 import { labeller, type Overridable } from './exports/labels.js';
 import type { REPORT_FORMATS } from './schemas.js';
+import { summaryJson } from './summary-json.js';
 import { firstDayOf, summaryTable } from './summary-table.js';
 
 /*
@@ -25,13 +27,17 @@ export interface FormattedRun {
 
 /**
  * The summary in the asked format: the JSON answer, or the reply that sends the file.
- * JSON is written by JSON.stringify rather than the route's serializer: the engine builds every row
+ * JSON is written by summary-json.ts rather than the route's serializer: the engine builds every row
  * with the schema's fields only (engine/tree.ts `finished`), and the serializer compiled from the
  * recursive row schema takes several times as long for a filled answer of 100,000 rows, all of it on
  * the event loop (docs/performance.md, "Report runs").
  */
 export async function summaryAnswer(reply: FastifyReply, run: FormattedRun): Promise<SummaryResult | FastifyReply> {
-  if (run.format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify(run.result));
+  if (run.format === 'json') {
+    const json = summaryJson(run.result);
+    if (typeof json !== 'string') closeWhenStalled(reply);
+    return reply.type('application/json; charset=utf-8').send(json);
+  }
   const table = summaryTable(run.result, run.name ?? 'Report', labeller(run.overrides));
   const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);
   return sendExport(reply, run.format, table, fileName);

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import { nextTurn } from '../../../lib/turns.js';
+import { Pace } from '../../../lib/turns.js';
 import { batchesOf, hoursMinutes, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
@@ -120,10 +120,13 @@ async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
     doc.y = y + ROW_HEIGHT;
   };
   drawRow(table.columns.map(header), true);
+  // A turn whenever the layout has used its share: the pages laid so far go out and other requests are served meanwhile.
+  const pace = new Pace();
   for (const batch of batches) {
-    for (const cells of batch) drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
-    // A batch a turn: the pages laid so far go out and other requests are served meanwhile.
-    await nextTurn();
+    for (const cells of batch) {
+      drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+      if (pace.due) await pace.turn();
+    }
   }
   if (table.totals) {
     const totals = table.totals();

@@ -1,5 +1,5 @@
 import { minorUnitsOf } from '../../../lib/currencies.js';
-import { nextTurn } from '../../../lib/turns.js';
+import { Pace } from '../../../lib/turns.js';
 
 /**
  * The neutral table every export writer takes (docs/rules.md §6 Report exports): typed columns, rows
@@ -68,21 +68,23 @@ export const DECIMAL_HOUR_DIGITS = 2;
 /** Seconds as decimal hours, to a hundredth (`5400` → `1.50`). */
 export const decimalHours = (seconds: number): string => (seconds / 3600).toFixed(DECIMAL_HOUR_DIGITS);
 
-/** Rows a writer takes in one turn of the event loop when the table holds them all. */
-const ROWS_PER_TURN = 500;
+/** Rows in one batch a writer takes at once when the table holds them all. */
+const ROWS_PER_BATCH = 100;
 
 /**
- * Rows at hand in batches of ROWS_PER_TURN with a turn of the event loop between two: a summary of
- * 100,000 rows is written (a PDF laid out) without holding other requests meanwhile.
+ * Rows at hand in batches of ROWS_PER_BATCH, taking a turn of the event loop whenever the rows and
+ * their writing have used their share (lib/turns.ts `Pace`): a summary of 100,000 rows is written (a
+ * PDF laid out) without holding other requests meanwhile.
  */
 export async function* inTurnsOf(rows: Iterable<Cell[]>): AsyncGenerator<Cell[][]> {
+  const pace = new Pace();
   let batch: Cell[][] = [];
   for (const row of rows) {
     batch.push(row);
-    if (batch.length < ROWS_PER_TURN) continue;
+    if (batch.length < ROWS_PER_BATCH) continue;
     yield batch;
     batch = [];
-    await nextTurn();
+    await pace.step();
   }
   if (batch.length > 0) yield batch;
 }
