@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { Pace } from '../../../lib/turns.js';
-import { batchesOf, hoursMinutes, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, hoursMinutes, minorDigits, untilTaken, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
  * The PDF of a summary (docs/rules.md §6 Report exports): A4 landscape with the title, the period and
@@ -67,14 +67,18 @@ function local(instant: string, timeZone: string): string {
  */
 export function pdfStream(table: ExportTable): Readable {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: printable(table.title) } });
-  lay(doc, table).then(
+  // pdfkit buffers what it lays out without bound: the rows wait for the client behind `out`.
+  const out = new PassThrough();
+  doc.pipe(out);
+  doc.on('error', (error: Error) => out.destroy(error));
+  lay(doc, out, table).then(
     () => doc.end(),
-    (error: unknown) => doc.destroy(error as Error),
+    (error: unknown) => out.destroy(error as Error),
   );
-  return doc;
+  return out;
 }
 
-async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
+async function lay(doc: PDFKit.PDFDocument, out: PassThrough, table: ExportTable): Promise<void> {
   const width = doc.page.width - 2 * MARGIN;
   doc.font(BOLD).fontSize(18).text(printable(table.title), MARGIN, MARGIN, { width });
   doc.moveDown(0.3);
@@ -125,7 +129,11 @@ async function lay(doc: PDFKit.PDFDocument, table: ExportTable): Promise<void> {
   for (const batch of batches) {
     for (const cells of batch) {
       drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
-      if (pace.due) await pace.turn();
+      if (pace.due) {
+        await pace.turn();
+        await untilTaken(out);
+        if (out.destroyed) return;
+      }
     }
   }
   if (table.totals) {

@@ -1,4 +1,5 @@
 import { minorUnitsOf } from '../../../lib/currencies.js';
+import type { Writable } from 'node:stream';
 import { Pace } from '../../../lib/turns.js';
 
 /**
@@ -94,3 +95,22 @@ export const batchesOf = async function* (rows: ExportTable['rows']): AsyncGener
   if (Array.isArray(rows)) yield* inTurnsOf(rows);
   else yield* rows;
 };
+
+/**
+ * Waits while the client is behind (the answer's buffer is full), at most until the answer is closed:
+ * a writer whose library buffers without bound (exceljs, pdfkit) lays out no more than the client takes.
+ */
+export async function untilTaken(out: Writable): Promise<void> {
+  while (out.writableNeedDrain && !out.destroyed) await drainedOrClosed(out);
+}
+
+const drainedOrClosed = (out: Writable) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.once('drain', done);
+    out.once('close', done);
+  });

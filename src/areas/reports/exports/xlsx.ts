@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { nextTurn } from '../../../lib/turns.js';
-import { batchesOf, minorDigits, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, minorDigits, untilTaken, type Cell, type ExportColumn, type ExportTable } from './table.js';
 
 /*
  * XLSX written by exceljs's streaming writer (docs/rules.md §6 Report exports): each row goes to the
@@ -85,7 +85,8 @@ async function write(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: PassThro
   for await (const batch of batchesOf(table.rows)) {
     for (const cells of batch) {
       sheet.addRow(columns.map((column, i) => value(column, cells[i] ?? null))).commit();
-      if (++added % ROWS_BETWEEN_CHECKS === 0) await paced(out);
+      // exceljs buffers what the zip has not taken without bound: a turn lets the zip work, then the rows wait for the client.
+      if (++added % ROWS_BETWEEN_CHECKS === 0) await nextTurn().then(() => untilTaken(out));
       if (out.destroyed) return;
     }
   }
@@ -110,23 +111,3 @@ async function write(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: PassThro
   about.commit();
   await workbook.commit();
 }
-
-/**
- * Waits while the client is behind: exceljs buffers what the zip has not taken without bound, so the
- * rows wait for the answer's buffer to drain instead; a turn of the event loop lets the zip work.
- */
-async function paced(out: PassThrough): Promise<void> {
-  await nextTurn();
-  while (out.writableNeedDrain && !out.destroyed) await drainedOrClosed(out);
-}
-
-const drainedOrClosed = (out: PassThrough) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
-      resolve();
-    };
-    out.once('drain', done);
-    out.once('close', done);
-  });
