@@ -158,6 +158,22 @@ describeInBrowser('Web app: the reports page', ({ h, open }) => {
     await screenshot(page, 'manage-reports', h, 'manage-reports.png');
   });
 
+  it('the period shown is the days of the report in its zone: a week run in Berlin reads 23 – 29 Nov, not a day early', async () => {
+    const ws = await h.workspace();
+    const api = as(h, ws);
+    expect((await api.put(`/api/users/${ws.admin.userId}/preferences`, { locale: 'en-GB', timeZone: 'Europe/Berlin' })).status).toBe(200);
+    const page = await openAs(open, ws, ws.admin);
+    const form = page.getByRole('form', { name: 'Report' });
+    await form.getByLabel('Period').selectOption('custom');
+    await form.getByLabel('First day').fill('2026-11-23');
+    await form.getByLabel('Last day').fill('2026-11-29');
+    const { body, query } = await runAndCapture(page);
+    expect(query.timeZone).toBe('Europe/Berlin');
+    expect(body).toMatchObject({ start: '2026-11-22T23:00:00.000Z', end: '2026-11-29T23:00:00.000Z' });
+    const period = page.getByRole('region', { name: 'Result' }).locator('p.muted').first();
+    expect((await period.innerText()).replace(/\s+/g, ' ').trim()).toMatch(/^23 ?– ?29 Nov 2026 · Europe\/Berlin$/);
+  });
+
   it('each export downloads the file the API answers: the CSV parsed, the XLSX read back, the PDF as text, all with the same totals', async () => {
     const { ws } = await july(h);
     const page = await openAs(open, ws, ws.admin);

@@ -7,6 +7,7 @@ import { formats } from '../../data/preferences.js';
 import { loadProjects, projects } from '../../data/projects.js';
 import { deleteReport, loadSavedReports, pinReport, saveReport, savedReports } from '../../data/reports.js';
 import { me } from '../../data/session.js';
+import { dayOf } from '../../lib/time.js';
 import { directory, loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
 import { fileNameOf, saveFile } from './download.js';
@@ -40,6 +41,10 @@ async function administersAProject(userId: string): Promise<boolean> {
  * Reports: a definition (period, dimensions in order, metrics, filters) run ad hoc or saved, its chart,
  * grouped table and detailed entries, and its exports. Metrics the person may not read are not offered.
  */
+/** The report's first and last day as days of its own zone (the end is the instant after its last day). */
+const periodLabel = (result: ReportResult): string =>
+  formats.value.dayRange(dayOf(new Date(result.start), result.timeZone), dayOf(new Date(result.end).getTime() - 1, result.timeZone));
+
 export function ReportsPage() {
   const timeZone = formats.value.timeZone;
   const admin = me.value?.role === 'Administrator';
@@ -276,7 +281,7 @@ export function ReportsPage() {
         <section class="card report-result" aria-labelledby="result-heading">
           <h2 id="result-heading">Result</h2>
           <p class="muted">
-            {formats.value.dayRange(new Date(result.value.start), new Date(new Date(result.value.end).getTime() - 1))} · {result.value.timeZone}
+            {periodLabel(result.value)} · {result.value.timeZone}
             {result.value.rounding.enabled && ` · rounded ${result.value.rounding.mode.toLowerCase()} to ${result.value.rounding.interval} minutes`}
           </p>
           <ReportChart result={result.value} />
