@@ -127,6 +127,39 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     await context.close();
   });
 
+  it("an entry's date moved into a locked week is refused naming that week: the week shown stays editable and the unlock asked for is the locked week's", async () => {
+    const startedAt = new Date(Date.now() - 70 * 60_000);
+    const body = { name: 'Moved into a locked week', startedAt: startedAt.toISOString(), endedAt: new Date(Date.now() - 10 * 60_000).toISOString() };
+    const created = await t.world.api('acme', 'POST', '/activities', { token: t.team.user.key, body });
+    expect(created.status).toBe(200);
+    const dayBefore = new Date(startedAt.getTime() - 7 * 86_400_000);
+    const lockedWeek = isoWeekOf(dayBefore);
+    const locked = await t.world.api('acme', 'POST', '/timesheets/lock', { token: t.team.admin.key, body: { userId: t.team.user.userId, ...lockedWeek } });
+    expect(locked.status).toBe(200);
+    const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
+    try {
+      const entry = `#entry-${created.body.id}`;
+      await page.locator(`${entry}-day`).fill(dayBefore.toISOString().slice(0, 10));
+      await page.getByText(`Week ${lockedWeek.week} of ${lockedWeek.year} is locked: the change was not saved.`).waitFor();
+      // The week shown is not taken for the locked one: its entries stay editable, and nothing was moved.
+      expect(await page.getByText('This week is locked: its entries are read-only.').count()).toBe(0);
+      expect(await page.locator(`${entry}-name`).getAttribute('readonly')).toBeNull();
+      expect(await page.getByRole('alert').filter({ hasText: '/requests/' }).count()).toBe(0);
+      const kept = await t.world.api('acme', 'GET', `/activities/${created.body.id}`, { token: t.team.user.key });
+      expect(kept.body.startedAt).toBe(created.body.startedAt);
+      const requests = async () => (await t.world.api('acme', 'GET', '/requests', { token: t.team.admin.key })).body as Record<string, Record<string, unknown>>;
+      const before = await requests();
+      await page.getByRole('button', { name: `Request unlock of week ${lockedWeek.week}` }).click();
+      await page.getByText(`Unlock of week ${lockedWeek.week} of ${lockedWeek.year} requested: an administrator will answer.`).waitFor();
+      const filed = Object.values(await requests()).filter((request) => !(String(request.id) in before));
+      expect(filed).toEqual([expect.objectContaining({ type: 'timesheetUnlock', status: 'PENDING', createdBy: t.team.user.userId, ...lockedWeek })]);
+    } finally {
+      await t.world.api('acme', 'DELETE', `/timesheets/lock/${locked.body.id}`, { token: t.team.admin.key });
+      await t.world.api('acme', 'DELETE', `/activities/${created.body.id}`, { token: t.team.user.key });
+      await context.close();
+    }
+  });
+
   it('an API key is created (shown once), works for an HTTP client, and stops working once revoked', async () => {
     const { context, page } = await signedIn(t.browser, t.world, 'acme', t.team.user);
     await page.getByRole('link', { name: 'Profile' }).click();

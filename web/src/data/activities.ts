@@ -77,12 +77,28 @@ export function defaultBillable(projectId: string | null, taskId: string | null)
   return taskOf(projectId, taskId)?.billable ?? project?.billable ?? false;
 }
 
-/** A write refused with 423 tells that the activity's week is locked. */
-function remember423(problem: Problem | undefined, activity: Pick<Activity, 'startedAt'>): void {
-  if (problem?.status === 423) {
-    const { year, week } = weekOf(activity);
-    noteLockedWeek(year, week);
-  }
+/** A week of the ISO calendar. */
+export interface Week {
+  year: number;
+  week: number;
+}
+
+/**
+ * The week a write refused with 423 found locked: the one the API's detail names ("Week 49 of 2026 is
+ * locked…"), else the week the write moved the activity to, else the activity's own. A change that
+ * moves an entry into a locked week thus marks that week, never the one the entry is in.
+ */
+export function lockedWeekOf(problem: Problem | undefined, activity: Pick<Activity, 'startedAt'>, moved?: { startedAt?: string }): Week | undefined {
+  if (problem?.status !== 423) return undefined;
+  const named = /^Week (\d+) of (\d{4}) is locked/.exec(problem.detail ?? '');
+  if (named) return { year: Number(named[2]), week: Number(named[1]) };
+  return weekOf(moved?.startedAt ? { startedAt: moved.startedAt } : activity);
+}
+
+/** A write refused with 423 tells that a week is locked (lockedWeekOf). */
+function remember423(problem: Problem | undefined, activity: Pick<Activity, 'startedAt'>, moved?: { startedAt?: string }): void {
+  const locked = lockedWeekOf(problem, activity, moved);
+  if (locked) noteLockedWeek(locked.year, locked.week);
 }
 
 /** Starts a timer now (the API stops one that runs). */
@@ -120,7 +136,7 @@ export async function changeActivity(activity: Activity, body: ActivityChange): 
   const left = unanswered.get(activity.id)!;
   if (left.writes === 1) unanswered.delete(activity.id);
   else left.writes--;
-  remember423(answer.error, activity);
+  remember423(answer.error, activity, body);
   // A refused change is undone by loading the activities again, as an accepted one is confirmed.
   written();
   return answer.error;

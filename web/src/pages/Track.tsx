@@ -11,6 +11,7 @@ import {
   defaultBillable,
   deleteActivity,
   loadThisWeekEntries,
+  lockedWeekOf,
   recordActivity,
   runningTimer,
   sameWorkAs,
@@ -19,6 +20,7 @@ import {
   thisWeekEntries,
   thisWeekEntriesLoaded,
   weekOf,
+  type Week,
 } from '../data/activities.js';
 import { changes } from '../data/changes.js';
 import { clients, loadClients } from '../data/clients.js';
@@ -166,10 +168,18 @@ interface EntryTimes {
   end: string;
 }
 
+/**
+ * The locked week each entry's last change was refused for (a date moved into it, say), by activity id.
+ * Kept outside the row: a date moved out of the week takes the row off the page until the refusal
+ * brings it back, and the refusal must still show then.
+ */
+const refusedWeeks = signal<Record<string, Week>>({});
+
 function EntryRow({ activity }: { activity: Activity }) {
   const problem = useSignal<Problem | undefined>(undefined);
   /** Times typed that end before they start, shown until the person says whether the entry ends the next day. */
   const askNextDay = useSignal<EntryTimes | null>(null);
+  const refusedIn = refusedWeeks.value[activity.id];
   const tz = formats.value.timeZone;
   const { year, week } = weekOf(activity);
   const locked = weekLocked(year, week);
@@ -177,7 +187,11 @@ function EntryRow({ activity }: { activity: Activity }) {
   const id = `entry-${activity.id}`;
 
   const change = async (body: ChangeBody) => {
-    problem.value = await changeActivity(activity, body);
+    const refused = await changeActivity(activity, body);
+    const { [activity.id]: _, ...others } = refusedWeeks.value;
+    const lockedWeek = lockedWeekOf(refused, activity, body);
+    refusedWeeks.value = lockedWeek ? { ...others, [activity.id]: lockedWeek } : others;
+    problem.value = refused;
   };
   const remove = async () => {
     problem.value = await deleteActivity(activity);
@@ -300,26 +314,33 @@ function EntryRow({ activity }: { activity: Activity }) {
           </button>
         </div>
       )}
-      {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
+      {refusedIn ? (
+        // Refused for the entry's own week: the week's notice offers the unlock.
+        <UnlockOffer {...refusedIn} refusal offer={refusedIn.year !== year || refusedIn.week !== week} />
+      ) : (
+        problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>
+      )}
     </li>
   );
 }
 
-function LockNotice({ year, week }: { year: number; week: number }) {
+/**
+ * A locked week and the offer to ask an administrator to unlock it: the notice of the week shown, or
+ * (`refusal`) the answer to a change refused because it would touch that week.
+ */
+function UnlockOffer({ year, week, refusal = false, offer = true }: Week & { refusal?: boolean; offer?: boolean }) {
   const message = useSignal<string | null>(null);
   const request = weekRequests.value[weekKey(year, week)]?.unlock;
   const ask = async () => {
-    message.value = (await requestUnlock(year, week)) ?? 'Unlock requested: an administrator will answer.';
+    message.value = (await requestUnlock(year, week)) ?? `Unlock of week ${week} of ${year} requested: an administrator will answer.`;
   };
+  const waiting = !offer ? '' : request?.status === 'PENDING' ? ' Your unlock request is waiting for an administrator.' : request?.status === 'REJECTED' ? ' Your unlock request was rejected.' : '';
   return (
-    <div class="notice" role="note">
-      <p>
-        This week is locked: its entries are read-only.{' '}
-        {request?.status === 'PENDING' ? 'Your unlock request is waiting for an administrator.' : request?.status === 'REJECTED' ? 'Your unlock request was rejected.' : null}
-      </p>
-      {request?.status !== 'PENDING' && (
+    <div class={refusal ? 'error' : 'notice'} role={refusal ? 'alert' : 'note'}>
+      <p>{refusal ? `Week ${week} of ${year} is locked: the change was not saved.${waiting}` : `This week is locked: its entries are read-only.${waiting}`}</p>
+      {offer && request?.status !== 'PENDING' && (
         <button type="button" onClick={ask}>
-          Request unlock
+          {refusal ? `Request unlock of week ${week}` : 'Request unlock'}
         </button>
       )}
       {message.value && <p role="status">{message.value}</p>}
@@ -353,7 +374,7 @@ export function TrackPage() {
     <>
       <h1>Track</h1>
       <TimerBar />
-      {weekLocked(thisWeek.year, thisWeek.week) && <LockNotice {...thisWeek} />}
+      {weekLocked(thisWeek.year, thisWeek.week) && <UnlockOffer {...thisWeek} />}
       <h2 class="week-total">
         This week <span>{formats.value.duration(weekTotal)}</span>
       </h2>
