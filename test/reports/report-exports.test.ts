@@ -163,6 +163,23 @@ describeEachStore('Report exports', (h) => {
     expect(text).toContain('Page 1 of 1');
   });
 
+  it('a summary PDF names the workspace under its title, follows each group with its subtotal, and sizes the columns to their text (no name or header cut)', async () => {
+    const w = await world(h);
+    const workspace = (await ok(as(h, w.ws).get('/api/organization'))).name;
+    const res = await download(h, w, '/api/reports/run?format=pdf&timeZone=UTC', { body: SUMMARY });
+    expect(res.status).toBe(200);
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: res.bytes }).toString('utf8');
+    const lines = text.split('\n').map((line) => line.trim());
+    expect(lines.slice(0, 2)).toEqual(['July', workspace]);
+    expect(text).not.toMatch(/…|\.\.\./);
+    expect(text).toMatch(/Project\s+User\s+Time\s+Billable time\s+Unpriced billable time\s+Uncosted time\s+Entries\s+Revenue \(EUR\)\s+Revenue \(USD\)\s+Cost \(EUR\)/);
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    // Alpha: Alice 1:30 and Bob 2:00, both billable; Bob's uncosted. Beta: Alice 0:15 and Bob 1:00.
+    expect(at(/^Total Alpha\s+3:30\s+3:30\s+0:00\s+2:00\s+2\s+150\.00 EUR\s+100\.00 USD\s+60\.00 EUR$/)).toBe(at(/^Alpha\s+Bob\s/) + 1);
+    expect(at(/^Total Beta\s+1:15\s+1:15\s+0:00\s+1:00\s+2\s+80\.00 EUR\s+0\.00 USD\s+10\.00 EUR$/)).toBe(at(/^Beta\s+Bob\s/) + 1);
+    expect(text).toMatch(/Total\s+5:30\s+4:45\s+0:00\s+3:45\s+5\s+230\.00 EUR\s+100\.00 USD\s+70\.00 EUR/);
+  });
+
   it('a summary as PDF of many pages is numbered "Page n of m" on every page, with no blank page, and ends with its totals', async () => {
     const w = await world(h);
     // Every day of 2026 filled (365 rows and the header on each page): several pages.

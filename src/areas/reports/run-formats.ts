@@ -22,6 +22,8 @@ export interface FormattedRun {
   result: SummaryResult;
   /** The saved report's name, or the ad-hoc definition's (absent: none given). */
   name?: string;
+  /** The workspace's name, for a file's title (absent for JSON). */
+  workspace?: string;
   overrides: Overridable;
 }
 
@@ -38,7 +40,7 @@ export async function summaryAnswer(reply: FastifyReply, run: FormattedRun): Pro
     if (typeof json !== 'string') closeWhenStalled(reply);
     return reply.type('application/json; charset=utf-8').send(json);
   }
-  const table = summaryTable(run.result, run.name ?? 'Report', labeller(run.overrides));
+  const table = summaryTable(run.result, run.name ?? 'Summary report', labeller(run.overrides), { workspace: run.workspace, subtotals: run.format === 'pdf' });
   const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);
   return sendExport(reply, run.format, table, fileName);
 }

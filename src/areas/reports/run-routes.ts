@@ -70,7 +70,7 @@ const RUN_FILES = {
     'beginning with = + - @ tab or CR prefixed with an apostrophe',
   [EXPORT_TYPES.xlsx]: 'format=xlsx: the same table with typed cells (durations `[h]:mm`, money with its currency\'s decimals, days as dates), a frozen header and a bold totals row',
   [EXPORT_TYPES.pdf]:
-    'format=pdf: the title, the period and its time zone, a bar chart of the first dimension, the table (its header on every page) and its totals, pages numbered',
+    'format=pdf: the title (the report\'s name, else "Summary report") and the workspace\'s name, the period and its time zone, a bar chart of the first dimension, the table (its header on every page, columns as wide as their text, a bold subtotal after each group of the first dimension when there are two or more) and its totals, pages numbered',
 };
 
 const RUN_ERRORS = {

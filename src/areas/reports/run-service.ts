@@ -11,6 +11,7 @@ import type { FormattedRun } from './run-formats.js';
 import { assertReferences, ownReport } from './saved-reports-service.js';
 import type { ReportRunBody, ReportRunQuery } from './schemas.js';
 import { summaryGroups } from './summary-repository.js';
+import { getOrganization } from '../workspace/index.js';
 
 /*
  * Running a report (docs/rules.md §6 Reports), one use case per route: the definition (an ad-hoc
@@ -53,7 +54,10 @@ async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZo
 
 async function summaryRun(db: Db, actor: Actor, { name, definition }: Named, query: ReportRunQuery): Promise<RunOutput> {
   const result = await summaryOf(db, actor, definition, query.timeZone);
-  return { format: query.format ?? 'json', result, ...(name === undefined ? {} : { name }), overrides: definition };
+  const format = query.format ?? 'json';
+  // A file names the workspace it comes from (the PDF's title, the XLSX's About sheet).
+  const workspace = format === 'json' ? undefined : (await getOrganization(db, actor.organizationId)).name;
+  return { format, result, ...(name === undefined ? {} : { name }), ...(workspace === undefined ? {} : { workspace }), overrides: definition };
 }
 
 export async function runAdHocReport(db: Db, actor: Actor, body: ReportRunBody, query: ReportRunQuery): Promise<RunOutput> {

@@ -1,7 +1,7 @@
 import type { SummaryResult } from './engine/summary.js';
 import type { Dimension, SummaryRow, SummaryTotals } from './engine/tree.js';
 import { wallClock, type Labeller } from './detail-rules.js';
-import { inTurnsOf, type Cell, type ExportColumn, type ExportTable } from './exports/table.js';
+import { inTurnsOf, type Cell, type ExportColumn, type ExportTable, type Row } from './exports/table.js';
 
 /*
  * A summary as an export's table (docs/rules.md §6 Report exports): one row per leaf of the tree,
@@ -57,7 +57,14 @@ function* leaves(rows: SummaryRow[], path: SummaryRow[] = []): Generator<Summary
   }
 }
 
-export function summaryTable(result: SummaryResult, title: string, label: Labeller): ExportTable {
+/** What a file adds to the table: the workspace's name with the title; subtotal rows (the PDF's, a reader's page). */
+export interface TableExtras {
+  workspace?: string;
+  /** A row after each group of the first dimension with that group's figures, when there are two dimensions or more. */
+  subtotals?: boolean;
+}
+
+export function summaryTable(result: SummaryResult, title: string, label: Labeller, extras: TableExtras = {}): ExportTable {
   const { totals, dimensions } = result;
   const dimensionColumns: ExportColumn[] = dimensions.map((dimension) => ({
     key: dimension,
@@ -74,16 +81,23 @@ export function summaryTable(result: SummaryResult, title: string, label: Labell
     ),
   ];
   const columns = [...dimensionColumns, ...metricColumns];
-  function* cells(): Generator<Cell[]> {
-    for (const path of leaves(result.rows)) {
-      const leaf = path[path.length - 1];
-      yield [...dimensions.map((dimension, i) => (path[i] ? dimensionCell(dimension, path[i]) : null)), ...metricColumns.map((column) => metricCell(column, leaf))];
+  const subtotals = extras.subtotals === true && dimensions.length > 1;
+  function* cells(): Generator<Row> {
+    for (const top of result.rows) {
+      for (const path of leaves([top])) {
+        const leaf = path[path.length - 1];
+        yield [...dimensions.map((dimension, i) => (path[i] ? dimensionCell(dimension, path[i]) : null)), ...metricColumns.map((column) => metricCell(column, leaf))];
+      }
+      if (!subtotals || !top.rows?.length) continue;
+      const subtotal: Row = [`Total ${dimensionCell(dimensions[0], top)}`, ...dimensions.slice(1).map(() => null), ...metricColumns.map((column) => metricCell(column, top))];
+      subtotal.subtotal = true;
+      yield subtotal;
     }
   }
   // Made as the writer takes them, a batch a turn.
   const rows = inTurnsOf(cells());
   const totalsRow = (): Cell[] => [...dimensions.map((_, i) => (i === 0 ? 'Total' : null)), ...metricColumns.map((column) => metricCell(column, totals))];
-  return { title, period: { name: result.period, start: result.start, end: result.end }, timeZone: result.timeZone, columns, rows, totals: totalsRow, chart: chartOf(result, metricColumns) };
+  return { title, ...(extras.workspace === undefined ? {} : { workspace: extras.workspace }), period: { name: result.period, start: result.start, end: result.end }, timeZone: result.timeZone, columns, rows, totals: totalsRow, chart: chartOf(result, metricColumns) };
 }
 
 /** Bars of the first dimension's rows, in the first of time, billable time, a money column or entries that the summary has. */

@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { Pace } from '../../../lib/turns.js';
-import { batchesOf, hoursMinutes, minorDigits, untilTaken, type Cell, type ExportColumn, type ExportTable } from './table.js';
+import { batchesOf, hoursMinutes, minorDigits, untilTaken, type Cell, type ExportColumn, type ExportTable, type Row } from './table.js';
 
 /*
  * The PDF of a summary (docs/rules.md §6 Report exports): A4 landscape with the title, the period and
@@ -83,6 +83,7 @@ async function lay(doc: PDFKit.PDFDocument, out: PassThrough, table: ExportTable
   doc.font(BOLD).fontSize(18).text(printable(table.title), MARGIN, MARGIN, { width });
   doc.moveDown(0.3);
   doc.font(FONT).fontSize(10);
+  if (table.workspace !== undefined) doc.text(printable(table.workspace));
   doc.text(`Period: ${table.period.name}, ${local(table.period.start, table.timeZone)} to ${local(table.period.end, table.timeZone)}`);
   doc.text(`Time zone: ${table.timeZone}`);
   doc.moveDown(0.8);
@@ -104,7 +105,7 @@ async function lay(doc: PDFKit.PDFDocument, out: PassThrough, table: ExportTable
     doc.page.margins.bottom = bottom;
   };
 
-  const widths = columnWidths(table.columns, width);
+  const widths = columnWidths(doc, table, batches, width);
   const drawRow = (texts: string[], bold: boolean) => {
     if (breaksBefore(doc, doc.y)) {
       foot();
@@ -127,8 +128,8 @@ async function lay(doc: PDFKit.PDFDocument, out: PassThrough, table: ExportTable
   // A turn whenever the layout has used its share: the pages laid so far go out and other requests are served meanwhile.
   const pace = new Pace();
   for (const batch of batches) {
-    for (const cells of batch) {
-      drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), false);
+    for (const cells of batch as Row[]) {
+      drawRow(table.columns.map((column, i) => cellText(column, cells[i] ?? null)), cells.subtotal === true);
       if (pace.due) {
         await pace.turn();
         await untilTaken(out);
@@ -161,13 +162,41 @@ function pagesFor(doc: PDFKit.PDFDocument, rows: number): number {
   return pages;
 }
 
-/** Text columns share what the others leave, each other column gets a fixed width. */
-function columnWidths(columns: ExportColumn[], width: number): number[] {
-  const fixed = (column: ExportColumn) => (column.kind === 'dateTime' ? 90 : column.kind === 'money' || column.kind === 'rate' ? 90 : column.kind === 'text' ? 0 : 62);
-  const taken = columns.reduce((sum, column) => sum + fixed(column), 0);
-  const texts = columns.filter((column) => fixed(column) === 0).length;
-  const each = texts > 0 ? Math.max(60, (width - taken) / texts) : 0;
-  const widths = columns.map((column) => fixed(column) || each);
+/** Rows whose text is measured to size the columns (the widest of a longer table is likely among them). */
+const MEASURED_ROWS = 2_000;
+/** What a cell leaves on either side of its text. */
+const CELL_PADDING = 6;
+/** The least a text column is given when the columns' text is wider than the page. */
+const NARROWEST_TEXT = 60;
+
+/**
+ * Each column as wide as its widest text (the header in bold, the first rows and the totals): when
+ * that is wider than the page, the other columns keep theirs and the text columns share what is left
+ * in proportion to their need; when narrower, the text columns share what is spare.
+ */
+function columnWidths(doc: PDFKit.PDFDocument, table: ExportTable, batches: Cell[][][], width: number): number[] {
+  const { columns } = table;
+  const needs = columns.map((column) => doc.font(BOLD).fontSize(9).widthOfString(header(column)) + CELL_PADDING);
+  const measure = (cells: Cell[], bold: boolean) => {
+    doc.font(bold ? BOLD : FONT).fontSize(9);
+    columns.forEach((column, i) => (needs[i] = Math.max(needs[i], doc.widthOfString(cellText(column, cells[i] ?? null)) + CELL_PADDING)));
+  };
+  let measured = 0;
+  for (const batch of batches) {
+    for (const cells of batch as Row[]) if (measured++ < MEASURED_ROWS) measure(cells, cells.subtotal === true);
+    if (measured >= MEASURED_ROWS) break;
+  }
+  if (table.totals) measure(table.totals(), true);
+  const text = columns.map((column) => column.kind === 'text');
+  const textNeed = needs.reduce((sum, need, i) => sum + (text[i] ? need : 0), 0);
+  const otherNeed = needs.reduce((sum, need, i) => sum + (text[i] ? 0 : need), 0);
+  let widths: number[];
+  if (textNeed === 0) widths = needs;
+  else {
+    // What the text columns get in all: the room left, never less than their narrowest.
+    const textRoom = Math.max(width - otherNeed, NARROWEST_TEXT * text.filter(Boolean).length);
+    widths = needs.map((need, i) => (text[i] ? Math.max(NARROWEST_TEXT, (need / textNeed) * textRoom) : need));
+  }
   const scale = Math.min(1, width / widths.reduce((sum, w) => sum + w, 0));
   return widths.map((w) => w * scale);
 }

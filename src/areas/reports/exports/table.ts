@@ -34,9 +34,14 @@ export interface ExportColumn {
 
 export type Cell = string | number | boolean | null;
 
+/** A row of a table: its cells, marked when it is a group's subtotal (the PDF sets it in bold). */
+export type Row = Cell[] & { subtotal?: true };
+
 export interface ExportTable {
-  /** The document's title (the report's name, or "Report"). */
+  /** The document's title (the report's name, or "Summary report" / "Detailed report"). */
   title: string;
+  /** The workspace's name, shown with the title. */
+  workspace?: string;
   /** The report's period: its name (`thisMonth`, `custom`…) and its resolved half-open bounds as UTC instants. */
   period: { name: string; start: string; end: string };
   /** The IANA time zone days, weeks, months and wall-clock times are in. */

@@ -101,6 +101,7 @@ async function write(workbook: ExcelJS.stream.xlsx.WorkbookWriter, out: PassThro
   about.columns = [{ width: 14 }, { width: 40 }];
   for (const line of [
     ['Report', table.title],
+    ...(table.workspace === undefined ? [] : [['Workspace', table.workspace]]),
     ['Period', table.period.name],
     ['Start', table.period.start],
     ['End', table.period.end],
