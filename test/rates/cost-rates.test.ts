@@ -155,6 +155,8 @@ describeEachStore('Cost rates', (h) => {
     const { to: _to, ...openEnded } = rate({ from: JAN });
     const clash = await as(h, ws).put(`${url}/${first.body.id}`, openEnded);
     expect(clash.status).toBe(409);
+    // The message names the period it would overlap, not the other rate's id.
+    expect(clash.body.detail).toBe(`The period overlaps another rate of the same owner, from ${MAR.slice(0, 10)} to ${APR.slice(0, 10)}.`);
     expect((await as(h, ws).get(`${url}/${first.body.id}`)).body).toEqual(same.body);
     const moved = await as(h, ws).put(`${url}/${second.body.id}`, rate({ from: FEB, to: MAR }));
     expect(moved.status).toBe(200);

@@ -65,7 +65,7 @@ describeInBrowser('Web app: the projects page', ({ h, open }) => {
     const field = rates.getByLabel('First day');
     const message = rates.locator(`#${await field.getAttribute('id')}-error`);
     await message.waitFor();
-    expect(await message.textContent()).toBe(`The period overlaps rate ${first.id} of the same owner.`);
+    expect(await message.textContent()).toBe("The period overlaps another rate of the same owner, from 2026-01-01, open-ended.");
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await field.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
     const stored = (await as(h, ws).get(`/api/projects/${project.id}/members/${member.id}/rates/revenue`)).body;

@@ -43,15 +43,15 @@ export async function findOverlappingRate(
   owner: { column: 'member_id' | 'user_id'; id: string },
   period: RatePeriod,
   exceptRateId?: string,
-): Promise<string | undefined> {
+): Promise<{ fromAt: string; toAt: string | null } | undefined> {
   let query = db
     .selectFrom(table)
-    .select('id')
+    .select(['from_at as fromAt', 'to_at as toAt'])
     .where(sql.ref(owner.column), '=', owner.id)
     .where((eb) => eb.or([eb('to_at', 'is', null), eb('to_at', '>', period.fromAt)]));
   if (period.toAt !== null) query = query.where('from_at', '<', period.toAt);
   if (exceptRateId !== undefined) query = query.where('id', '!=', exceptRateId);
-  return (await query.limit(1).executeTakeFirst())?.id;
+  return query.limit(1).executeTakeFirst();
 }
 
 /** Revenue rates: one project member's rates. Every query names the workspace, the project and the member. */

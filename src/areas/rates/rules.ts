@@ -26,4 +26,9 @@ export function checkRateBody(body: RateBody): RatePeriod {
 }
 
 /** 409: two rates of one owner (a member's revenue rates, a user's cost rates) may not overlap. */
-export const overlapping = (clashingRateId: string) => conflict(`The period overlaps rate ${clashingRateId} of the same owner.`);
+/** An instant as a person reads it in a message: the day alone at midnight UTC, else to the minute. */
+const readable = (at: string): string => (at.endsWith('T00:00:00.000Z') ? at.slice(0, 10) : `${at.slice(0, 16).replace('T', ' ')} UTC`);
+
+/** 409 naming the period of the rate the new one would overlap (its id means nothing to a person). */
+export const overlapping = (clash: Pick<RatePeriod, 'fromAt' | 'toAt'>) =>
+  conflict(`The period overlaps another rate of the same owner, ${clash.toAt === null ? `from ${readable(clash.fromAt)}, open-ended` : `from ${readable(clash.fromAt)} to ${readable(clash.toAt)}`}.`);
