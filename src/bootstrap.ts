@@ -17,10 +17,13 @@ export async function bootstrapDemoWorkspace(app: FastifyInstance): Promise<Crea
 
 /** What an operator needs once: where the workspace is, its API key and a request to try. */
 export function bootstrapBanner(app: FastifyInstance, created: CreatedWorkspace): string {
-  const url = `${workspaceUrl(app.config, created.domain)}/api`;
+  const site = workspaceUrl(app.config, created.domain);
+  const url = `${site}/api`;
+  const mail = app.config.smtpUrl ? 'the link is mailed' : `the link is in \`npx timetrack outbox list --domain ${created.domain}\``;
   return [
     '',
     `Created workspace "${created.domain}" with administrator admin@example.com.`,
+    `  Web app: ${site}/   (sign in as admin@example.com with an emailed link: ${mail})`,
     `  API:     ${url}`,
     `  API key: ${created.apiKey}   (shown once: keep it)`,
     `  Try:     curl -H "Authorization: Bearer ${created.apiKey}" ${url}/auth`,

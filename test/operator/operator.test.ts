@@ -16,6 +16,7 @@ for (const store of eachStore) {
       const key = /API key: (ttk_[A-Za-z0-9_-]{43})/.exec(out)?.[1];
       expect(key).toBeDefined();
       expect(out).toContain(`curl -H "Authorization: Bearer ${key}" http://demo.localhost:0/api/auth`);
+      expect(out).toContain('  Web app: http://demo.localhost:0/   (sign in as admin@example.com with an emailed link: the link is in `npx timetrack outbox list --domain demo`)');
       const res = await request(server.port, 'GET', '/api/auth', { host: `demo.localhost:${server.port}`, authorization: `Bearer ${key}` });
       expect(res.status).toBe(200);
       const users = await request(server.port, 'GET', '/api/users', { host: `demo.localhost:${server.port}`, authorization: `Bearer ${key}` });
