@@ -59,6 +59,26 @@ function hostnameOf(request: FastifyRequest): string {
   return (request.headers.host ?? '').toLowerCase().replace(/:\d{1,5}$/, '').replace(/\.$/, '');
 }
 
+/** Whether the client asks for a page (a browser's navigation sends `Accept: text/html,…`). */
+const wantsHtml = (request: FastifyRequest): boolean => /\btext\/html\b/.test(request.headers.accept ?? '');
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page of a host that serves no workspace: what went wrong and where to find one's workspace. */
+function noWorkspacePage(findUrl: string): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>No workspace here · timetrack</title></head>',
+    '<body><main>',
+    '<h1>No workspace at this address</h1>',
+    '<p>No workspace is served at this host: check the address for a typo, or find your workspace with your email address.</p>',
+    `<p><a href="${escapeHtml(findUrl)}">Find your workspace</a></p>`,
+    '</main></body>',
+    '</html>',
+  ].join('\n');
+}
+
 /**
  * The web app (web/, built into dist/web): a workspace host answers the app for every GET outside
  * /api, /healthz and /readyz (the app routes in the browser), the bare BASE_DOMAIN host answers the
@@ -93,7 +113,14 @@ export async function webApp(app: FastifyInstance): Promise<void> {
     let page: string | null;
     if (hostnameOf(request) === app.config.baseDomain) page = pages.welcome;
     else {
-      await resolveWorkspace(app, request);
+      try {
+        await resolveWorkspace(app, request);
+      } catch (error) {
+        // A person who typed a wrong address gets a page saying so, a client its problem.
+        if (!(error instanceof ApiError && error.code === 'workspace-not-found' && wantsHtml(request))) throw error;
+        reply.helmet();
+        return reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(noWorkspacePage(app.config.publicUrl));
+      }
       page = pages.app;
     }
     if (page === null) throw new ApiError('not-found', 'The web app is not built: run `npm run build`.');

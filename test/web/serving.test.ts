@@ -52,6 +52,25 @@ describeEachStore('Web app serving', (h) => {
     expect((await h.call('GET', '/', { host: 'elsewhere.example' })).status).toBe(404);
   });
 
+  it('a browser at an unknown workspace address gets a page saying so, with the way to find its workspace; a client asking JSON its problem', async () => {
+    const browser = { host: 'nobody.timetrack.test', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } };
+    for (const url of ['/', '/timesheet']) {
+      const page = await h.call('GET', url, browser);
+      expect(page.status).toBe(404);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.text).toContain('<h1>No workspace at this address</h1>');
+      expect(page.text).toContain(`<a href="${h.app.config.publicUrl}">Find your workspace</a>`);
+    }
+    const client = await h.call('GET', '/', { host: 'nobody.timetrack.test', headers: { accept: 'application/json' } });
+    expect(client.status).toBe(404);
+    expect(client.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(client.body.code).toBe('workspace-not-found');
+    const api = await h.call('GET', '/api/organization', browser);
+    expect(api.body.code).toBe('workspace-not-found');
+  });
+
   it('hashed assets are cached for good and sent compressed; a missing asset is 404', async () => {
     const asset = await h.call('GET', `/assets/${entryScript()}`, { host: ws.host, headers: { 'accept-encoding': 'br' } });
     expect(asset.status).toBe(200);
