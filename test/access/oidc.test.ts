@@ -64,7 +64,7 @@ describeEachStore(
 
     it('GET /auth/providers tells the sign-in page that single sign-on is configured, and its name', async () => {
       const ws = await h.workspace();
-      expect(await ok(h.call('GET', '/api/auth/providers', { host: ws.host }))).toEqual({ oidc: { configured: true, name: 'Test IdP' } });
+      expect(await ok(h.call('GET', '/api/auth/providers', { host: ws.host }))).toEqual({ workspace: { name: (await ok(as(h, ws).get('/api/organization'))).name }, oidc: { configured: true, name: 'Test IdP' } });
     });
 
     it('start redirects to the provider with the code flow, PKCE (S256), a state, a nonce and the deployment\'s one redirect URI', async () => {
@@ -232,7 +232,7 @@ describeEachStore(
       const before = h.config.oidc;
       h.config.oidc = undefined;
       try {
-        expect(await ok(h.call('GET', '/api/auth/providers', { host: ws.host }))).toEqual({ oidc: { configured: false, name: null } });
+        expect(await ok(h.call('GET', '/api/auth/providers', { host: ws.host }))).toEqual({ workspace: { name: (await ok(as(h, ws).get('/api/organization'))).name }, oidc: { configured: false, name: null } });
         expect((await h.call('GET', '/api/auth/oidc/start', { host: ws.host })).status).toBe(404);
         expect((await h.call('GET', '/api/auth/oidc/callback?state=x&code=y', { host: ws.host })).status).toBe(404);
       } finally {

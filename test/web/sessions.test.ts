@@ -84,7 +84,7 @@ describe('Web app sessions in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Next week' }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/timesheet');
-    await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in to acme Ltd', exact: true }).waitFor();
     await redeemLink(page, await supportLink(t.world, t.team));
     expect(new URL(page.url()).pathname).toBe('/timesheet');
     await page.getByRole('heading', { name: 'Timesheet' }).waitFor();
@@ -156,12 +156,12 @@ describe('Web app sign-in by password and public pages in a browser', { timeout:
     await context.close();
   });
 
-  it('the sign-in, link and find-your-workspace pages pass axe with no serious or critical violation, and are photographed at 360 px', async () => {
+  it('the sign-in and link pages name the workspace; they and the find-your-workspace page pass axe with no serious or critical violation, and are photographed at 360 px', async () => {
     const context = await personContext(t.browser);
     const page = await context.newPage();
     const pages: [string, string, string][] = [
-      ['sign-in', `${t.world.origin('acme')}/sign-in`, 'Sign in'],
-      ['mailed-link', `${t.world.origin('acme')}/auth/one-time?token=tto_unused`, 'Sign in to timetrack'],
+      ['sign-in', `${t.world.origin('acme')}/sign-in`, 'Sign in to acme Ltd'],
+      ['mailed-link', `${t.world.origin('acme')}/auth/one-time?token=tto_unused`, 'Sign in to acme Ltd'],
       ['find-your-workspace', `http://localhost:${t.world.port}/`, 'Find your workspace'],
     ];
     for (const [name, url, heading] of pages) {

@@ -10,6 +10,8 @@ export type Tag = Schemas['Tag'];
 export type User = Schemas['User'];
 export type Preferences = Schemas['UserPreferences'];
 export type Organization = Schemas['Organization'];
+/** What the sign-in page shows beyond its forms (GET /auth/providers). */
+export type SignInProviders = paths['/auth/providers']['get']['responses'][200]['content']['application/json'];
 export type Problem = Schemas['Problem'];
 
 /** Where the person goes when the session is gone, and comes back from (sign-in returns to `next`). */

@@ -1,5 +1,6 @@
-import { useSignal, useSignalEffect } from '@preact/signals';
-import { api, fieldErrors, problemMessage, type Problem } from '../api/client.js';
+import { signal, useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { api, fieldErrors, problemMessage, type Problem, type SignInProviders } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
 import { currentPath } from '../lib/router.js';
 
@@ -21,11 +22,21 @@ export function nextPath(): string {
   return samePath(next) ? next : '/';
 }
 
+/** What the sign-in page shows beyond its forms (GET /auth/providers): the workspace's name, single sign-on. */
+const providers = signal<SignInProviders | null>(null);
+
+function loadProviders(): void {
+  void api.GET('/auth/providers').then((answer) => {
+    if (answer.data) providers.value = answer.data;
+  });
+}
+
 /**
  * A mailed link (`/auth/one-time?token=…`): opening it signs nobody in; the button does, so a link
  * fetched by a mail scanner is not used up. A password-reset link then asks for the new password.
  */
 function RedeemLink() {
+  useEffect(loadProviders, []);
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const problem = useSignal<string | null>(null);
   const busy = useSignal(false);
@@ -57,7 +68,7 @@ function RedeemLink() {
   }
   return (
     <section class="card narrow" aria-labelledby="redeem-heading">
-      <h1 id="redeem-heading">Sign in to timetrack</h1>
+      <h1 id="redeem-heading">Sign in to {providers.value?.workspace.name ?? 'timetrack'}</h1>
       <p>This link signs you in once.</p>
       <button type="button" class="primary" onClick={() => void redeem()} disabled={busy.value || !token}>
         Sign in
@@ -218,17 +229,13 @@ function Password() {
 
 /** "Sign in with <provider>" when the deployment has single sign-on configured. */
 function SingleSignOn() {
-  const name = useSignal<string | null>(null);
-  useSignalEffect(() => {
-    void api.GET('/auth/providers').then((answer) => {
-      if (answer.data?.oidc.configured) name.value = answer.data.oidc.name ?? 'single sign-on';
-    });
-  });
-  if (!name.value) return null;
+  const oidc = providers.value?.oidc;
+  const name = oidc?.configured ? (oidc.name ?? 'single sign-on') : null;
+  if (!name) return null;
   return (
     <p>
       <a class="button primary" href="/api/auth/oidc/start">
-        Sign in with {name.value}
+        Sign in with {name}
       </a>
     </p>
   );
@@ -236,9 +243,10 @@ function SingleSignOn() {
 
 function SignInForms() {
   rememberNext();
+  useEffect(loadProviders, []);
   return (
     <section class="card narrow" aria-labelledby="sign-in-heading">
-      <h1 id="sign-in-heading">Sign in</h1>
+      <h1 id="sign-in-heading">Sign in to {providers.value?.workspace.name ?? 'timetrack'}</h1>
       <SingleSignOn />
       <EmailLink />
       <Password />

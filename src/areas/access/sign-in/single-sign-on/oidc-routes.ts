@@ -34,13 +34,13 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: operation({
         operationId: 'getSignInProviders',
         tag: TAG,
-        summary: 'The ways in the sign-in page offers beyond email: whether single sign-on is configured, and its name',
+        summary: 'What the sign-in page shows: the workspace\'s name, and the ways in beyond email (whether single sign-on is configured, and its name)',
         description: 'No bearer token. Configured by the operator for the whole deployment (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET).',
         response: SignInProviders,
         public: true,
       }),
     },
-    async () => signInProviders(app.config),
+    async (request) => signInProviders(app.db, app.config, request.workspace),
   );
 
   app.get(

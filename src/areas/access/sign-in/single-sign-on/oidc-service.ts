@@ -7,6 +7,7 @@ import { emailDomainOf, isEmail, normalizeEmail } from '../../../../lib/email.js
 import { addMinutes, nowIso } from '../../../../lib/time.js';
 import { hashToken, newToken } from '../../../../lib/tokens.js';
 import { joinBySingleSignOn, workspaceUserOfEmail } from '../../../users/index.js';
+import { getOrganization } from '../../../workspace/index.js';
 import { completeSignIn, needsSecondFactor, type SignedIn, type SignInContext } from '../sign-in-flow.js';
 import { openidClient, providerOf } from './oidc-client.js';
 import { domainOfOidcState, insertOidcState, useOidcState } from './oidc-repository.js';
@@ -21,8 +22,9 @@ const VERIFIER_PURPOSE = 'oidc-code-verifier';
 export const OIDC_CALLBACK_PATH = '/api/auth/oidc/callback';
 
 /** What the web app shows on its sign-in page (GET /auth/providers). */
-export function signInProviders(config: Config): { oidc: { configured: boolean; name: string | null } } {
-  return { oidc: { configured: config.oidc !== undefined, name: config.oidc?.displayName ?? null } };
+export async function signInProviders(db: Db, config: Config, workspace: Workspace): Promise<{ workspace: { name: string }; oidc: { configured: boolean; name: string | null } }> {
+  const { name } = await getOrganization(db, workspace.id);
+  return { workspace: { name }, oidc: { configured: config.oidc !== undefined, name: config.oidc?.displayName ?? null } };
 }
 
 const notConfigured = () => notFound('single sign-on provider: OIDC_ISSUER is not configured');
