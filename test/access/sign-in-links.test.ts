@@ -44,12 +44,24 @@ describeEachStore(
         ['signInLink', user.email],
         ['signInLink', user.email],
       ]);
-      expect(messages[0].subject).toBe(`Sign in to ${ws.domain} on timetrack`);
+      const { name } = await ok(as(h, ws).get('/api/organization'));
+      expect(messages[0].subject).toBe(`Sign in to ${name} on timetrack`);
+      expect(messages[0].body).toContain(`the workspace "${name}" on timetrack:\nhttp://${ws.domain}.timetrack.test:3000/\n`);
       expect(messages[0].body).toContain(`http://${ws.domain}.timetrack.test:3000/auth/one-time?token=tto_`);
       expect(await outboxTo(h, 'nobody@example.com')).toEqual([]);
       expect(await outboxTo(h, archived.email)).toEqual([]);
       // Not an email address at all: 422, which tells nothing about accounts.
       expect((await h.call('POST', '/api/auth/email-link', { host: ws.host, body: { email: 'not an email' } })).status).toBe(422);
+    });
+
+    it('a link mail names the workspace as it is called when the mail is written: after a rename, by its new name', async () => {
+      const ws = await h.workspace();
+      const user = await h.user(ws);
+      expect((await as(h, ws).put('/api/organization', { name: 'Renamed Studio' })).status).toBe(200);
+      await ok(h.call('POST', '/api/auth/email-link', { host: ws.host, body: { email: user.email } }));
+      await ok(h.call('POST', '/api/auth/password-reset', { host: ws.host, body: { email: user.email } }));
+      const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });
+      expect(messages.filter((m) => m.to === user.email).map((m) => m.subject)).toEqual(['Sign in to Renamed Studio on timetrack', 'Reset your password for Renamed Studio on timetrack']);
     });
 
     it('the answer takes the same time for a known and an unknown address (held to a fixed minimum)', async () => {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { expect, it } from 'vitest';
-import { as, describeEachStore, type Harness, type TestWorkspace } from '../support/harness.js';
+import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
 import { listMessages } from '../support/src.js';
 
 /** docs/rules.md §6 Timesheet locks: locks, the automatic lock and the reminder. */
@@ -296,6 +296,8 @@ describeEachStore('POST /timesheets/reminder', (h) => {
       expect(message.kind).toBe('timesheetReminder');
       expect(message.subject).toBe(`Please complete your timesheet for week ${week.week} of ${week.year}`);
       expect(message.body).toContain(`http://${ws.domain}.${h.config.baseDomain}:3000`);
+      // The workspace by its name, not its domain.
+      expect(message.body).toContain(`will soon be locked in workspace "${(await ok(as(h, ws).get('/api/organization'))).name}".`);
     }
   });
 

@@ -79,13 +79,13 @@ export function reminderOf(
   week: IsoWeek,
   dates: { monday: string; sunday: string },
   user: { name: string | null },
-  workspace: { domain: string; link: string },
+  workspace: { name: string; link: string },
 ): { subject: string; body: string } {
   return {
     subject: `Please complete your timesheet for week ${week.week} of ${week.year}`,
     body:
       `Hello${user.name ? ` ${user.name}` : ''},\n\n` +
       `week ${week.week} of ${week.year} (${dates.monday} to ${dates.sunday}) will soon be locked in workspace ` +
-      `"${workspace.domain}". Please check that your time for that week is complete:\n\n${workspace.link}\n`,
+      `"${workspace.name}". Please check that your time for that week is complete:\n\n${workspace.link}\n`,
   };
 }

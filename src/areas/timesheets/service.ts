@@ -152,10 +152,11 @@ export async function sendTimesheetReminders(
   return db.transaction().execute(async (trx) => {
     const week = weekOfNextAutoLock(await findLockSettings(trx, organizationId));
     const dates = datesOfWeek(week);
+    const { name } = await getOrganization(trx, organizationId);
     let messages = 0;
     for (const user of await activeUsersWithPreferences(trx, organizationId)) {
       if (!wantsReminderMail(user.preferences)) continue;
-      const { subject, body } = reminderOf(week, dates, user, { domain: workspace.domain, link });
+      const { subject, body } = reminderOf(week, dates, user, { name, link });
       await enqueueMessage(trx, { organizationId, to: user.email, kind: 'timesheetReminder', subject, body });
       messages++;
     }

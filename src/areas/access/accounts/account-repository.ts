@@ -25,16 +25,17 @@ export async function findActiveUserByEmail(
   db: Db,
   organizationId: string,
   email: string,
-): Promise<{ userId: string; accountId: string; passwordHash: string | null } | undefined> {
+): Promise<{ userId: string; accountId: string; passwordHash: string | null; workspaceName: string } | undefined> {
   const row = await db
     .selectFrom('users')
     .innerJoin('accounts', 'accounts.id', 'users.account_id')
-    .select(['users.id as user_id', 'users.account_id', 'accounts.password_hash'])
+    .innerJoin('organizations', 'organizations.id', 'users.organization_id')
+    .select(['users.id as user_id', 'users.account_id', 'accounts.password_hash', 'organizations.name as workspace_name'])
     .where('users.organization_id', '=', organizationId)
     .where('accounts.email', '=', normalizeEmail(email))
     .where('users.archived', '=', toDbBool(false))
     .executeTakeFirst();
-  return row && { userId: row.user_id, accountId: row.account_id, passwordHash: row.password_hash };
+  return row && { userId: row.user_id, accountId: row.account_id, passwordHash: row.password_hash, workspaceName: row.workspace_name };
 }
 
 /** The workspaces where an email has an unarchived user, oldest first (read here: the workspace area's face imports this one). */

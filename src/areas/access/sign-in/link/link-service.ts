@@ -54,15 +54,16 @@ export async function storeOneTimeToken(
  */
 const hourAgo = () => addHours(nowIso(), -1);
 
-const MAIL: Record<'sign-in' | 'password-reset', { kind: string; subject: (domain: string) => string; lead: string }> = {
+/** The mail of each link, naming the workspace as it is called now (a renamed one by its new name). */
+const MAIL: Record<'sign-in' | 'password-reset', { kind: string; subject: (workspace: string) => string; lead: string }> = {
   'sign-in': {
     kind: 'signInLink',
-    subject: (domain) => `Sign in to ${domain} on timetrack`,
+    subject: (workspace) => `Sign in to ${workspace} on timetrack`,
     lead: 'Someone (you, we hope) asked for a link to sign in to',
   },
   'password-reset': {
     kind: 'passwordReset',
-    subject: (domain) => `Reset your password for ${domain} on timetrack`,
+    subject: (workspace) => `Reset your password for ${workspace} on timetrack`,
     lead: 'Someone (you, we hope) asked to reset the password you use for',
   },
 };
@@ -89,15 +90,16 @@ export async function mailSignInLink(
   const mail = MAIL[purpose];
   if ((await countLiveLinks(db, user.userId, ['sign-in', 'password-reset'])) >= LINK_MAILS_PER_ADDRESS_HOUR) return;
   await db.transaction().execute(async (trx) => {
+    const name = user.workspaceName;
     const { url, expiresAt } = await issueSignInLink(trx, { config, workspace, userId: user.userId, purpose });
     await enqueueMessage(trx, {
       organizationId: workspace.id,
       to: normalizeEmail(email),
       kind: mail.kind,
-      subject: mail.subject(workspace.domain),
+      subject: mail.subject(name),
       expiresAt,
       body:
-        `${mail.lead} the workspace "${workspace.domain}" on timetrack.\n\n` +
+        `${mail.lead} the workspace "${name}" on timetrack:\n${workspaceUrl(config, workspace.domain)}/\n\n` +
         `Open this link, once, before ${expiresAt}:\n${url}\n\n` +
         'If it was not you, ignore this message: nothing happens without the link.\n',
     });
