@@ -34,7 +34,7 @@ function rowsUnder(rows: readonly SummaryRow[], limit: number): number {
 async function* pieces(result: SummaryResult): AsyncGenerator<string> {
   const pace = new Pace();
   let piece = '';
-  for (const text of resultText(result)) {
+  for (const text of objectText(result)) {
     piece += text;
     if (piece.length >= PIECE_CHARS) {
       yield piece;
@@ -45,15 +45,15 @@ async function* pieces(result: SummaryResult): AsyncGenerator<string> {
   if (piece.length > 0) yield piece;
 }
 
-/** The text of the result, its fields in their order, rows one after another. */
-function* resultText(result: SummaryResult): Generator<string> {
+/** An object's text, its fields in their order, `rows` one row after another (the result and a row with rows below it). */
+function* objectText(value: SummaryResult | SummaryRow): Generator<string> {
   let separator = '{';
-  for (const [key, value] of Object.entries(result)) {
-    if (value === undefined) continue;
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue;
     yield `${separator}${JSON.stringify(key)}:`;
     separator = ',';
-    if (key === 'rows') yield* rowsText(value as SummaryRow[]);
-    else yield JSON.stringify(value);
+    if (key === 'rows') yield* rowsText(field as SummaryRow[]);
+    else yield JSON.stringify(field);
   }
   yield separator === '{' ? '{}' : '}';
 }
@@ -61,22 +61,10 @@ function* resultText(result: SummaryResult): Generator<string> {
 function* rowsText(rows: readonly SummaryRow[]): Generator<string> {
   yield '[';
   for (let i = 0; i < rows.length; i++) {
+    if (i > 0) yield ',';
     const row = rows[i];
-    const separator = i === 0 ? '' : ',';
-    if (row.rows === undefined) {
-      yield separator + JSON.stringify(row);
-      continue;
-    }
-    yield `${separator}{`;
-    let field = '';
-    for (const [key, value] of Object.entries(row)) {
-      if (value === undefined) continue;
-      yield `${field}${JSON.stringify(key)}:`;
-      field = ',';
-      if (key === 'rows') yield* rowsText(value as SummaryRow[]);
-      else yield JSON.stringify(value);
-    }
-    yield '}';
+    if (row.rows === undefined) yield JSON.stringify(row);
+    else yield* objectText(row);
   }
   yield ']';
 }
