@@ -22,8 +22,8 @@ export interface FormattedRun {
   result: SummaryResult;
   /** The saved report's name, or the ad-hoc definition's (absent: none given). */
   name?: string;
-  /** The workspace's name, for a file's title (absent for JSON). */
-  workspace?: string;
+  /** The workspace's name, for a file's title. */
+  workspace: string;
   overrides: Overridable;
 }
 

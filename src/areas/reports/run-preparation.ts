@@ -20,7 +20,10 @@ import { reportEntriesPage } from './entries-repository.js';
 export type { RunDefinition };
 
 /** A run for one caller, its access as the policy's scopes (what the repositories narrow rows by). */
-export type ReportRun = RunOf<ReaderScope>;
+export type ReportRun = RunOf<ReaderScope> & {
+  /** The workspace's name, read with its settings: what a file is titled with. */
+  workspaceName: string;
+};
 
 /**
  * The report's time zone: the `timeZone` query (422 when it names no IANA zone), else the caller's
@@ -56,13 +59,14 @@ export async function prepareReportRun(db: Db, actor: Actor, definition: RunDefi
   const organization = await getOrganization(db, actor.organizationId);
   const zone = await reportTimeZone(db, actor, timeZone, organization.timeZone);
   const revenue = await moneyAccess(db, actor, definition.metrics);
-  return resolveRun(definition, {
+  const run = resolveRun(definition, {
     organizationId: actor.organizationId,
     timeZone: zone,
     rounding: organization.rounding ?? NO_ROUNDING,
     entries: readerScope(actor, 'activities:read'),
     revenue,
   });
+  return { ...run, workspaceName: organization.name };
 }
 
 /**

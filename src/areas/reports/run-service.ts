@@ -11,7 +11,6 @@ import type { FormattedRun } from './run-formats.js';
 import { assertReferences, ownReport } from './saved-reports-service.js';
 import type { ReportRunBody, ReportRunQuery } from './schemas.js';
 import { summaryGroups } from './summary-repository.js';
-import { getOrganization } from '../workspace/index.js';
 
 /*
  * Running a report (docs/rules.md §6 Reports), one use case per route: the definition (an ad-hoc
@@ -41,7 +40,7 @@ async function savedDefinition(db: Db, actor: Actor, reportId: string): Promise<
 }
 
 /** The summary of a definition for the caller: the run, its plan (422s before anything is read), the groups and names, the tree. */
-async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZone: string | undefined): Promise<SummaryResult> {
+async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZone: string | undefined): Promise<{ result: SummaryResult; workspaceName: string }> {
   const run = await prepareReportRun(db, actor, definition, timeZone);
   const plan = planSummary(run);
   const directoryRead = readDirectory(db, run.spec.organizationId, plan.directory);
@@ -49,15 +48,13 @@ async function summaryOf(db: Db, actor: Actor, definition: RunDefinition, timeZo
   if (fillsEmptyRows(run)) assertSummaryFillable(run, plan, await directoryRead);
   const [groups, directory] = await Promise.all([summaryGroups(db, run.spec, plan), directoryRead]);
   // A filled answer is up to 100,000 rows: built in turns, so others' requests are served meanwhile.
-  return inTurns(summarySteps(run, plan, { groups, directory }));
+  return { result: await inTurns(summarySteps(run, plan, { groups, directory })), workspaceName: run.workspaceName };
 }
 
 async function summaryRun(db: Db, actor: Actor, { name, definition }: Named, query: ReportRunQuery): Promise<RunOutput> {
-  const result = await summaryOf(db, actor, definition, query.timeZone);
-  const format = query.format ?? 'json';
+  const { result, workspaceName } = await summaryOf(db, actor, definition, query.timeZone);
   // A file names the workspace it comes from (the PDF's title, the XLSX's About sheet).
-  const workspace = format === 'json' ? undefined : (await getOrganization(db, actor.organizationId)).name;
-  return { format, result, ...(name === undefined ? {} : { name }), ...(workspace === undefined ? {} : { workspace }), overrides: definition };
+  return { format: query.format ?? 'json', result, ...(name === undefined ? {} : { name }), workspace: workspaceName, overrides: definition };
 }
 
 export async function runAdHocReport(db: Db, actor: Actor, body: ReportRunBody, query: ReportRunQuery): Promise<RunOutput> {
