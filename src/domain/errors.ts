@@ -65,6 +65,29 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   busy: 'Busy: send the request again',
 };
 
+/**
+ * The problem a bare status stands for (an error Fastify or a plugin raised with a status only, or a
+ * status the OpenAPI document lists): the general code of that status, never a specific one that
+ * shares it (403 is `forbidden`, not `two-factor-required`; 404 is `not-found`, not `workspace-not-found`).
+ */
+export const GENERAL_PROBLEM_OF_STATUS: Readonly<Record<number, ProblemCode>> = {
+  400: 'bad-request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  408: 'request-timeout',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'validation',
+  423: 'timesheet-locked',
+  429: 'rate-limited',
+  431: 'headers-too-large',
+  503: 'busy',
+};
+
 /** A stable URI per kind of problem (RFC 9457 `type`). */
 export const problemType = (code: ProblemCode): string => `urn:timetrack:problem:${code}`;
 

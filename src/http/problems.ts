@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ApiError, fieldDetail, PROBLEM_TITLE, problemType, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { ApiError, fieldDetail, GENERAL_PROBLEM_OF_STATUS, PROBLEM_TITLE, problemType, type FieldError } from '../domain/errors.js';
 import { LongReadsExhausted } from '../db/database.js';
 import { isForeignKeyViolation, isLockConflict } from '../db/errors.js';
 import { deletedMeanwhile } from './authenticate.js';
@@ -85,28 +85,6 @@ function validationProblem(error: FastifyError): ApiError {
   return new ApiError('validation', fieldDetail(first.pointer, first.message), errors);
 }
 
-/**
- * The problem a bare status stands for (an error Fastify or a plugin raised with a status only): the
- * general code of that status, never a specific one that shares it (403 is `forbidden`, not
- * `two-factor-required`; 404 is `not-found`, not `workspace-not-found`).
- */
-const STATUS_CODE: Record<number, ProblemCode> = {
-  400: 'bad-request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not-found',
-  405: 'method-not-allowed',
-  408: 'request-timeout',
-  409: 'conflict',
-  410: 'gone',
-  413: 'payload-too-large',
-  415: 'unsupported-media-type',
-  422: 'validation',
-  423: 'timesheet-locked',
-  429: 'rate-limited',
-  431: 'headers-too-large',
-};
-
 /** Maps anything thrown to the problem it stands for; unexpected errors become a bare 500. */
 export function toApiError(error: FastifyError | ApiError | Error, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
@@ -136,7 +114,7 @@ export function toApiError(error: FastifyError | ApiError | Error, request: Fast
   }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code = STATUS_CODE[status] ?? 'bad-request';
+    const code = GENERAL_PROBLEM_OF_STATUS[status] ?? 'bad-request';
     const headers: Record<string, string> = {};
     const extra = (fastifyError as { headers?: Record<string, string> }).headers;
     if (status === 429 && extra) Object.assign(headers, extra);

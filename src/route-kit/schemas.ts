@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PROBLEM_TITLE, type ProblemCode } from '../domain/errors.js';
+import { GENERAL_PROBLEM_OF_STATUS, PROBLEM_TITLE } from '../domain/errors.js';
 import { TOO_DEEP, UNSTORABLE_TEXT } from './body-limits.js';
 
 /** Building blocks shared by every area's schemas. */
@@ -52,24 +52,9 @@ export const ProblemSchema = Type.Object(
 
 const problemRef = Type.Ref(ProblemSchema);
 
-const PROBLEM_BY_STATUS: Record<number, ProblemCode> = {
-  400: 'bad-request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not-found',
-  409: 'conflict',
-  410: 'gone',
-  413: 'payload-too-large',
-  415: 'unsupported-media-type',
-  422: 'validation',
-  423: 'timesheet-locked',
-  429: 'rate-limited',
-  503: 'busy',
-};
-
 function problemResponse(status: number, description?: string) {
   return {
-    description: description ?? PROBLEM_TITLE[PROBLEM_BY_STATUS[status]],
+    description: description ?? PROBLEM_TITLE[GENERAL_PROBLEM_OF_STATUS[status]],
     content: { 'application/problem+json': { schema: problemRef } },
   };
 }
