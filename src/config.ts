@@ -69,6 +69,11 @@ export interface Config {
    * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §6 Change feed).
    */
   changeRetentionMs: number;
+  /**
+   * How often the server's timesheet schedule looks for due automatic locks and reminders (env
+   * SCHEDULE_INTERVAL_MS, default 60 s; docs/rules.md §6 Timesheet schedule).
+   */
+  scheduleIntervalMs: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
   /**
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     longReadStallMs: parseCount('LONG_READ_STALL_MS', env.LONG_READ_STALL_MS ?? '10000'),
     redisUrl: env.REDIS_URL || undefined,
     changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
+    scheduleIntervalMs: parseCount('SCHEDULE_INTERVAL_MS', env.SCHEDULE_INTERVAL_MS ?? '60000'),
     webhooks: webhookConfig(env),
     secretKey: secretKeyOf(env.SECRET_KEY),
     secretKeyFile: env.SECRET_KEY_FILE || 'data/secret-key',

@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.js';
 import { batchedLogDestination } from './http/access-log.js';
 import { startWebhookWorker } from './areas/webhooks/index.js';
+import { startTimesheetSchedule } from './areas/timesheets/index.js';
 import { bootstrapBanner, bootstrapDemoWorkspace } from './bootstrap.js';
 import { loadConfig } from './config.js';
 
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
 
   // Webhooks are delivered by the server only: apps built by tests and the CLI make no outgoing calls.
   const webhookWorker = startWebhookWorker(app);
+  // The automatic timesheet lock and reminders run on the workspaces' schedule (docs/rules.md §6 Timesheet schedule).
+  const timesheetSchedule = startTimesheetSchedule(app);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -47,8 +50,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     // The worker's pass in flight records its attempts in the database, which app.close() closes: it
     // ends first (a delivery it has not started stays queued for the next start or another instance).
-    webhookWorker
-      .stop()
+    Promise.all([webhookWorker.stop(), timesheetSchedule.stop()])
       .then(() => app.close())
       .then(
         () => {

@@ -18,7 +18,7 @@ import type {
 import type { TagsTable } from './tables/tags.js';
 import type { TasksTable } from './tables/tasks.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from './tables/webhooks.js';
-import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable } from './tables/workflows.js';
+import type { OneTimeTokensTable, RequestsTable, TimesheetLocksTable, TimesheetRemindersTable } from './tables/workflows.js';
 
 /** The Kysely view of every table; each area's tables are typed in tables/. */
 export interface Database {
@@ -44,6 +44,7 @@ export interface Database {
   geofences: GeofencesTable;
   requests: RequestsTable;
   timesheet_locks: TimesheetLocksTable;
+  timesheet_reminders: TimesheetRemindersTable;
   one_time_tokens: OneTimeTokensTable;
   change_feeds: ChangeFeedsTable;
   change_events: ChangeEventsTable;

@@ -68,7 +68,7 @@ export { insertBillingTransaction, insertSubscription } from '../../src/areas/bi
 export { deliverPending, enqueueMessage, EXPIRED_BODY, listMessages } from '../../src/areas/mail/index.js';
 export { pruneChanges, recordChange, type ChangeType } from '../../src/areas/changes/index.js';
 export { createImpersonationRequest } from '../../src/areas/requests/index.js';
-export { assertActivityWeekOpen } from '../../src/areas/timesheets/index.js';
+export { assertActivityWeekOpen, runTimesheetSchedule, scheduledWorkspaces } from '../../src/areas/timesheets/index.js';
 export { createUser } from '../../src/areas/users/repository.js';
 export { createWorkspace, releaseRetiredDomain } from '../../src/areas/workspace/index.js';
 export { DELIVERIES_PER_RUN, deliverWebhooks, pruneDeliveries, slotsPerWorkspace, startWebhookWorker, workerCounters, RETRY_WINDOW_MS, SECRET_GRACE_MS, verifyWebhookSignature, WEBHOOKS_PER_WORKSPACE, type Resolver } from '../../src/areas/webhooks/index.js';

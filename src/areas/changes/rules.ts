@@ -17,6 +17,8 @@ export const RESOURCE_PERMISSION = {
   tag: 'tags:read',
   client: 'clients:read',
   task: 'tasks:read',
+  auto_lock: 'timesheets:manage',
+  timesheet_reminder: 'timesheets:manage',
 } as const satisfies Record<string, Permission>;
 
 export type ChangeResource = keyof typeof RESOURCE_PERMISSION;
@@ -65,6 +67,8 @@ export const CHANGE_TYPES = {
   'task.created': 'task',
   'task.updated': 'task',
   'task.deleted': 'task',
+  'timesheet.auto_locked': 'auto_lock',
+  'timesheet.reminder_sent': 'timesheet_reminder',
 } as const satisfies Record<string, ChangeResource>;
 
 export type ChangeType = keyof typeof CHANGE_TYPES;
@@ -85,6 +89,8 @@ export const RESOURCE_SCHEMA: Record<ChangeResource, string> = {
   tag: 'Tag',
   client: 'Client',
   task: 'Task',
+  auto_lock: 'Organization',
+  timesheet_reminder: 'TimesheetReminder',
 };
 
 /** The kinds of record that belong to a client and no project: a User reads their events through the client's projects. */

@@ -162,3 +162,48 @@ function toLock(row: LockRow): TimesheetLock {
     updatedAt: row.updated_at,
   };
 }
+
+/** A workspace the timesheet schedule looks at: its lock settings, the end of its core hours and its domain. */
+export interface ScheduledWorkspace {
+  organizationId: string;
+  domain: string;
+  coreHoursEnd: string;
+  settings: LockSettings;
+}
+
+/** The workspaces whose automatic timesheet lock is enabled: the only ones the schedule has work for. */
+export async function workspacesWithAutoLock(db: Db): Promise<ScheduledWorkspace[]> {
+  const rows = await db
+    .selectFrom('organizations')
+    .select(['id', 'domain', 'core_hours_end', 'locking_enabled', 'locking_time_zone', 'time_zone', 'unlock_duration', 'lock_year', 'lock_week'])
+    .where('locking_enabled', '=', toDbBool(true))
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ organizationId: row.id, domain: row.domain, coreHoursEnd: row.core_hours_end, settings: lockSettingsOf(row) }));
+}
+
+/**
+ * Takes a week's reminder for the workspace: true when this call inserted its row, false when one was
+ * there (written before, or by a concurrent transaction that committed first: on PostgreSQL the
+ * insert waits for it). The row commits with the messages or not at all.
+ */
+export async function claimReminderWeek(db: Db, organizationId: string, week: IsoWeek): Promise<boolean> {
+  const inserted = await db
+    .insertInto('timesheet_reminders')
+    .values({ organization_id: organizationId, year: week.year, week: week.week, messages: 0, sent_at: nowIso() })
+    .onConflict((oc) => oc.columns(['organization_id', 'year', 'week']).doNothing())
+    .returning('year')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** How many messages a claimed week's reminder wrote. */
+export async function recordReminderMessages(db: Db, organizationId: string, week: IsoWeek, messages: number): Promise<void> {
+  await db
+    .updateTable('timesheet_reminders')
+    .set({ messages })
+    .where('organization_id', '=', organizationId)
+    .where('year', '=', week.year)
+    .where('week', '=', week.week)
+    .execute();
+}

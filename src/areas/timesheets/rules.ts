@@ -1,4 +1,5 @@
 import { ApiError, invalid } from '../../domain/errors.js';
+import { DateTime } from 'luxon';
 import { compareWeeks, lastElapsedWeek, nextWeek, type IsoWeek } from '../../lib/iso-weeks.js';
 import { toUtcIso } from '../../lib/time.js';
 
@@ -49,6 +50,25 @@ export function weekToAutoLock(settings: LockSettings, now: Date = new Date()): 
 export function weekOfNextAutoLock(settings: LockSettings, now: Date = new Date()): IsoWeek {
   const last = lastElapsedWeek(settings.timeZone, now);
   return settings.locked === null || compareWeeks(settings.locked, last) < 0 ? last : nextWeek(settings.locked);
+}
+
+/** The ISO weekday the server writes a week's reminder on: Friday (docs/rules.md §6 Timesheet schedule). */
+export const REMINDER_WEEKDAY = 5;
+
+/**
+ * The week whose timesheet reminder is due at `now`, or null: while automatic locking is enabled,
+ * the week the next automatic lock closes, from its Friday at the end of the organization's core
+ * hours (`coreHoursEnd`, HH:MM) in the lock time zone until that week ends, when the lock takes it.
+ * A reminder missed for the whole of that window is not written late: the week is locked by then.
+ */
+export function reminderDueWeek(settings: LockSettings, coreHoursEnd: string, now: Date = new Date()): IsoWeek | null {
+  if (!settings.enabled) return null;
+  const week = weekOfNextAutoLock(settings, now);
+  const [hour, minute] = coreHoursEnd.split(':').map(Number);
+  const due = DateTime.fromObject({ weekYear: week.year, weekNumber: week.week, weekday: REMINDER_WEEKDAY, hour, minute }, { zone: settings.timeZone });
+  const end = DateTime.fromObject({ weekYear: week.year, weekNumber: week.week, weekday: 1 }, { zone: settings.timeZone }).plus({ weeks: 1 });
+  const at = now.getTime();
+  return due.toMillis() <= at && at < end.toMillis() ? week : null;
 }
 
 /** A lock's unlockedTo in canonical UTC form (absent or null: none), or 422. */

@@ -15,6 +15,18 @@ export const TimesheetLock = Type.Object(
 );
 export type TimesheetLock = Static<typeof TimesheetLock>;
 
+/** A week's timesheet reminder as the change feed describes it (docs/rules.md §6 Timesheet schedule). */
+export const TimesheetReminder = Type.Object(
+  {
+    year: Type.Integer({ description: 'ISO week-numbering year of the week reminded of' }),
+    week: Type.Integer({ description: 'ISO week number of the week reminded of' }),
+    messages: Type.Integer({ description: 'How many reminder messages were written' }),
+    sentAt: Timestamp(),
+  },
+  { $id: 'TimesheetReminder', title: 'TimesheetReminder' },
+);
+export type TimesheetReminder = Static<typeof TimesheetReminder>;
+
 export const TimesheetLockMap = IdMap(Type.Ref(TimesheetLock), 'Timesheet locks by id, in creation order');
 
 export const LockCreate = Type.Object({

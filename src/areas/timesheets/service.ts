@@ -11,17 +11,22 @@ import { enqueueMessage } from '../mail/index.js';
 import { getOrganization, recordAutoLockedWeek, type Organization } from '../workspace/index.js';
 import {
   activeUsersWithPreferences,
+  claimReminderWeek,
   deleteLock,
   findLock,
   findLockContext,
   findLockOfWeek,
   findLockSettings,
   listLocks,
+  recordReminderMessages,
   upsertLock,
   userExists,
+  workspacesWithAutoLock,
+  type ScheduledWorkspace,
 } from './repository.js';
 import {
   isLockedBy,
+  reminderDueWeek,
   reminderOf,
   unknownUser,
   unlockedToOf,
@@ -32,7 +37,7 @@ import {
   yearFilterOf,
   type LockSettings,
 } from './rules.js';
-import type { LockCreate, LocksQuery, TimesheetLock } from './schemas.js';
+import type { LockCreate, LocksQuery, TimesheetLock, TimesheetReminder } from './schemas.js';
 
 export interface ActivityTime {
   organizationId: string;
@@ -89,14 +94,23 @@ export async function unlockWeek(
 }
 
 /** PUT /timesheets/auto-lock: records the week to lock, if any (see weekToAutoLock); the organization as it then is. */
-export async function runAutoLock(db: Db, actor: Actor): Promise<{ organization: Organization; locked: IsoWeek | null }> {
-  const { organizationId } = actor;
+export function runAutoLock(db: Db, actor: Actor): Promise<{ organization: Organization; locked: IsoWeek | null }> {
+  return autoLock(db, actor.organizationId, actor.userId, new Date());
+}
+
+/**
+ * The automatic lock's one transaction, run by PUT /timesheets/auto-lock and by the server's schedule:
+ * records the week weekToAutoLock names, with a `timesheet.auto_locked` event holding the organization.
+ */
+async function autoLock(db: Db, organizationId: string, actorId: string | null, now: Date): Promise<{ organization: Organization; locked: IsoWeek | null }> {
   return db.transaction().execute(async (trx) => {
     // Serializes concurrent runs: each reads the recorded week the previous one wrote.
     await lockRowForWrite(trx, 'organizations', organizationId);
-    const locked = weekToAutoLock(await findLockSettings(trx, organizationId));
+    const locked = weekToAutoLock(await findLockSettings(trx, organizationId), now);
     if (locked) await recordAutoLockedWeek(trx, organizationId, locked);
-    return { organization: await getOrganization(trx, organizationId), locked };
+    const organization = await getOrganization(trx, organizationId);
+    if (locked) await recordChange(trx, { organizationId, type: 'timesheet.auto_locked', actorId, data: organization });
+    return { organization, locked };
   });
 }
 
@@ -140,6 +154,7 @@ export async function workspaceLocks(db: Db, actor: Actor, query: LocksQuery): P
 /**
  * POST /timesheets/reminder: a `timesheetReminder` message to every unarchived user who has not
  * turned it off, for the week the next automatic lock closes; that week and how many were written.
+ * The week counts as reminded of, so the server's schedule does not remind of it again.
  */
 export async function sendTimesheetReminders(
   db: Db,
@@ -148,18 +163,65 @@ export async function sendTimesheetReminders(
   config: Config,
 ): Promise<{ week: IsoWeek; messages: number }> {
   const { organizationId } = actor;
-  const link = workspaceUrl(config, workspace.domain);
   return db.transaction().execute(async (trx) => {
     const week = weekOfNextAutoLock(await findLockSettings(trx, organizationId));
-    const dates = datesOfWeek(week);
-    const { name } = await getOrganization(trx, organizationId);
-    let messages = 0;
-    for (const user of await activeUsersWithPreferences(trx, organizationId)) {
-      if (!wantsReminderMail(user.preferences)) continue;
-      const { subject, body } = reminderOf(week, dates, user, { name, link });
-      await enqueueMessage(trx, { organizationId, to: user.email, kind: 'timesheetReminder', subject, body });
-      messages++;
-    }
+    await claimReminderWeek(trx, organizationId, week);
+    const messages = await writeReminders(trx, { organizationId, domain: workspace.domain, actorId: actor.userId }, week, config);
     return { week, messages };
   });
+}
+
+/** The reminder messages of one week, their count recorded on the week's row and a `timesheet.reminder_sent` event. */
+async function writeReminders(
+  trx: Trx,
+  workspace: { organizationId: string; domain: string; actorId: string | null },
+  week: IsoWeek,
+  config: Config,
+): Promise<number> {
+  const { organizationId } = workspace;
+  const link = workspaceUrl(config, workspace.domain);
+  const dates = datesOfWeek(week);
+  const { name } = await getOrganization(trx, organizationId);
+  let messages = 0;
+  for (const user of await activeUsersWithPreferences(trx, organizationId)) {
+    if (!wantsReminderMail(user.preferences)) continue;
+    const { subject, body } = reminderOf(week, dates, user, { name, link });
+    await enqueueMessage(trx, { organizationId, to: user.email, kind: 'timesheetReminder', subject, body });
+    messages++;
+  }
+  await recordReminderMessages(trx, organizationId, week, messages);
+  const reminder: TimesheetReminder = { ...week, messages, sentAt: nowIso() };
+  await recordChange(trx, { organizationId, type: 'timesheet.reminder_sent', actorId: workspace.actorId, data: reminder });
+  return messages;
+}
+
+/** The workspaces the server's timesheet schedule has work for: those with automatic locking enabled. */
+export function scheduledWorkspaces(db: Db): Promise<ScheduledWorkspace[]> {
+  return workspacesWithAutoLock(db);
+}
+
+/**
+ * What the server's schedule does for one workspace at `now` (docs/rules.md §6 Timesheet schedule):
+ * the automatic lock once its week has elapsed, and the week's reminder once it is due. Each is one
+ * transaction that rereads what it depends on, so instances running the same pass at once do each
+ * thing once: the lock holds the organization's row, the reminder claims its week's row.
+ */
+export async function runTimesheetSchedule(
+  db: Db,
+  config: Config,
+  workspace: ScheduledWorkspace,
+  now: Date = new Date(),
+): Promise<{ locked: IsoWeek | null; reminded: IsoWeek | null }> {
+  const { organizationId, domain, coreHoursEnd } = workspace;
+  const locked = weekToAutoLock(workspace.settings, now) ? (await autoLock(db, organizationId, null, now)).locked : null;
+  // The reminder's week follows the recorded lock, which the lock may just have moved.
+  const settings = locked ? { ...workspace.settings, locked } : workspace.settings;
+  if (reminderDueWeek(settings, coreHoursEnd, now) === null) return { locked, reminded: null };
+  const reminded = await db.transaction().execute(async (trx) => {
+    const week = reminderDueWeek(await findLockSettings(trx, organizationId), coreHoursEnd, now);
+    if (week === null || !(await claimReminderWeek(trx, organizationId, week))) return null;
+    await writeReminders(trx, { organizationId, domain, actorId: null }, week, config);
+    return week;
+  });
+  return { locked, reminded };
 }

@@ -31,6 +31,16 @@ export interface TimesheetLocksTable {
   updated_at: string;
 }
 
+/** The timesheet reminder written for a workspace's ISO week (migration 0022): at most one per week. */
+export interface TimesheetRemindersTable {
+  organization_id: string;
+  year: number;
+  week: number;
+  /** How many messages it wrote. */
+  messages: number;
+  sent_at: string;
+}
+
 /** Single-use sign-in tokens sent to the support address when an impersonation request is resolved. */
 export interface OneTimeTokensTable {
   id: string;
