@@ -7,8 +7,11 @@ import { createImpersonationRequest } from '../areas/requests/index.js';
 import { workspaceUserOfEmail } from '../areas/users/index.js';
 import { createWorkspace, findWorkspaceByDomain, releaseRetiredDomain } from '../areas/workspace/index.js';
 import { loadConfig } from '../config.js';
+import { backupSqlite, restoreSqlite } from '../db/backup.js';
+import { copyStore } from '../db/copy.js';
 import { openStore } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { StoreRefusal } from '../db/store-files.js';
 import { ApiError } from '../domain/errors.js';
 
 /** A failure the operator caused: its message goes to stderr and the exit code is 1. */
@@ -123,6 +126,31 @@ export function buildCli(): Command {
       }
     });
 
+  program
+    .command('backup')
+    .description('Copy the SQLite store to a new file while the server serves, check the copy, and print {file, bytes, ...}')
+    .requiredOption('--out <file>', 'the backup file to write (never an existing one)')
+    .action(async (options: { out: string }) => {
+      print(await backupSqlite(loadConfig().databaseUrl, options.out));
+    });
+
+  program
+    .command('restore')
+    .description('Put a backup in place of the SQLite store, which must be stopped and empty, and migrate it to this version')
+    .requiredOption('--from <file>', 'a file made by timetrack backup')
+    .action(async (options: { from: string }) => {
+      print(await restoreSqlite(loadConfig().databaseUrl, options.from));
+    });
+
+  program
+    .command('copy')
+    .description('Copy every row of a store into a new, empty store (SQLite to PostgreSQL), and check each table\'s rows and checksum')
+    .requiredOption('--from <url>', 'the store to copy (a DATABASE_URL); it is only read')
+    .requiredOption('--to <url>', 'the empty store to fill (a DATABASE_URL); it is migrated first')
+    .action(async (options: { from: string; to: string }) => {
+      print(await copyStore(options.from, options.to));
+    });
+
   return program;
 }
 
@@ -132,7 +160,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const message =
-      error instanceof ApiError || error instanceof CliError
+      error instanceof ApiError || error instanceof CliError || error instanceof StoreRefusal
         ? error.message
         : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
     process.stderr.write(`timetrack: ${message}\n`);
