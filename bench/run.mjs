@@ -296,6 +296,29 @@ function casesOf(fixture) {
   return cases;
 }
 
+/**
+ * The metrics' cost on GET /activities/{id}: the same build with METRICS_PORT set (its listener
+ * scraped every second, as a Prometheus with a short interval would) and without, in the same rounds.
+ * `cost`: 1 − the median per-round req/s with metrics over without.
+ */
+async function metricsCase(server, ceiling, standIn, request, startServer) {
+  const metricsPort = await freePort();
+  const withMetrics = await startServer({ metricsPort });
+  const scraper = setInterval(() => {
+    fetchOnce(metricsPort, { path: '/metrics' }).catch(() => undefined);
+  }, 1_000);
+  try {
+    const shape = await probe(withMetrics, request);
+    const m = await measure(server, ceiling, request, shape.bytes, { standIn, others: [{ label: `${request.label}, METRICS_PORT`, target: withMetrics }] });
+    const on = m.others[0];
+    const ratios = on.slices.map((x, i) => x.rps / m.slices[i].rps);
+    return { off: { rps: m.rps, cpuUs: m.cpuUs }, on: { rps: on.rps, cpuUs: on.cpuUs }, cost: 1 - median(ratios), range: [1 - Math.max(...ratios), 1 - Math.min(...ratios)] };
+  } finally {
+    clearInterval(scraper);
+    await stopProcess(withMetrics);
+  }
+}
+
 /** Peak RSS of the server while it answers one user's whole history (an unfiltered GET /activities). */
 async function memoryCase(server, fixture) {
   const host = `${fixture.domain}.localhost`;
@@ -923,6 +946,14 @@ function printTable(store, results, scaling, memory, meta) {
         `; its events: ${fmt(w.during)} delivered while the POSTs ran (and the ceiling's slices between theirs), ${fmt(w.after.delivered)} after them, the last ${fmt(w.after.seconds, 1)} s after`,
     );
   }
+  if (meta.metrics) {
+    const m = meta.metrics;
+    lines.push('');
+    lines.push(
+      `Metrics: GET /activities/{id} with METRICS_PORT set (scraped every second) ${fmt(m.on.rps)} req/s, ${fmt(m.on.cpuUs, 1)} µs CPU/req;` +
+        ` without ${fmt(m.off.rps)} req/s, ${fmt(m.off.cpuUs, 1)} µs; cost ${fmt(m.cost * 100, 1)} % of req/s (rounds ${m.range.map((r) => fmt(r * 100, 1)).join(' to ')} %; goal: within 5 %)`,
+    );
+  }
   if (meta.signIn) {
     const s = meta.signIn;
     const ofIdle = (load, idle = s.idle) => `${fmt(load.rps)} req/s (${fmt((load.rps / idle.rps) * 100, 1)} % of idle, p99 ${fmt(load.p99, 1)} ms)`;
@@ -1018,7 +1049,7 @@ async function runStore(store) {
    * service's own bounds on concurrent listings and password checks (the flood cases); else they are
    * out of the way. `logLevel` and `synchronous` start it otherwise, for the limits table.
    */
-  const startServer = async ({ root = ROOT, databaseUrl = url, listingBounds = 'raised', logLevel, synchronous } = {}) => {
+  const startServer = async ({ root = ROOT, databaseUrl = url, listingBounds = 'raised', logLevel, synchronous, metricsPort } = {}) => {
     const port = await freePort();
     const started = await startProcess(
       0,
@@ -1029,8 +1060,12 @@ async function runStore(store) {
         DATABASE_URL: synchronous ? `${databaseUrl.split('?')[0]}?synchronous=${synchronous}` : databaseUrl,
         BASE_DOMAIN: 'localhost',
         ...(logLevel ? { LOG_LEVEL: logLevel } : {}),
+        // The metrics case: the metrics listener on, as an operator who scrapes them runs it.
+        ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
         // No demo workspace: the bench seeds its own.
         BOOTSTRAP: 'false',
+        // No balancer takes the server out: it stops at once when the case ends.
+        SHUTDOWN_DRAIN_MS: '0',
         // The webhooks case delivers to a receiver on this machine.
         WEBHOOK_ALLOW_PRIVATE: 'true',
         // The limiter still runs on every request; its limits are raised so that it never answers 429 here.
@@ -1079,6 +1114,7 @@ async function runStore(store) {
   let reportFlood;
   let signIn;
   let webhooks;
+  let metrics;
   let reports;
   let exported;
   let limits;
@@ -1141,6 +1177,10 @@ async function runStore(store) {
       webhooks = await webhookCase(server, ceiling, main, casesOf(main).find((x) => x.id === 'post'));
       log(`[${store}] webhooks: ${webhooks.events} events in ${fmt(webhooks.seconds, 2)} s; POST with a webhook ${fmt(webhooks.post.rps)} req/s`);
     }
+    if (!COMPARE && (!ONLY || ONLY.includes('metrics'))) {
+      metrics = await metricsCase(server, ceiling, standIn, casesOf(main).find((x) => x.id === 'get-one'), startServer);
+      log(`[${store}] metrics: GET /activities/{id} ${fmt(metrics.on.rps)} req/s with METRICS_PORT, ${fmt(metrics.off.rps)} without; cost ${fmt(metrics.cost * 100, 1)} % of req/s`);
+    }
     if (!COMPARE && (!ONLY || ONLY.includes('sign-in'))) {
       signIn = await signInCase(server, main, fixtures[0]);
       await stopProcess(server);
@@ -1197,6 +1237,7 @@ async function runStore(store) {
     reportFlood,
     signIn,
     webhooks,
+    metrics,
     reports,
     exported,
   };

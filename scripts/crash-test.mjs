@@ -92,7 +92,7 @@ async function startServer(env) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/start.js')], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP: 'false' },
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP: 'false', SHUTDOWN_DRAIN_MS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { areas } from './areas/index.js';
-import type { Config } from './config.js';
+import { servesHttps, type Config } from './config.js';
 import { openStore, type Db, type Store } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { accessLog } from './http/access-log.js';
@@ -12,12 +12,14 @@ import { BODY_LIMIT_BYTES, jsonBodies } from './http/body.js';
 import { health } from './http/health.js';
 import { hookOf } from './http/hook.js';
 import { holdsToken, REDACTED_LOG_PATHS, requestLogFields } from './http/log-redaction.js';
+import { metrics } from './http/metrics.js';
 import { openapi } from './http/openapi.js';
 import { answerClientError, problems, sendProblem, toApiError } from './http/problems.js';
 import { decorateBearer } from './http/bearer.js';
 import { heavyListings } from './http/heavy-listings.js';
 import { rateLimits } from './http/rate-limits.js';
 import { rejectConflictingRequestTarget } from './http/request-target.js';
+import { trustProxyOption } from './http/trusted-proxies.js';
 import { identityCaches, tenancy } from './http/tenancy.js';
 import { webApp } from './http/web-app.js';
 
@@ -39,6 +41,8 @@ export interface AppOptions {
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** One year, this host only: the bare domain's other subdomains may be sites this service does not serve. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 /**
  * The whole service as one Fastify instance: used alike by the server, the CLI and every test.
@@ -62,6 +66,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) && !holdsToken(given) ? given : randomUUID();
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // TRUST_PROXY: behind trusted proxies request.ip is the client's address from X-Forwarded-For, and every
+    // per-address rule counts it; request.protocol is X-Forwarded-Proto (docs/rules.md §1 Behind a proxy).
+    trustProxy: trustProxyOption(config.trustProxy),
     // Slow clients: headers within headersTimeoutMs, the whole request within requestTimeoutMs (else 408 and
     // the connection closes), idle keep-alive connections closed after keepAliveTimeoutMs. Node checks the
     // first two every connectionsCheckingInterval (default 30 s, far too coarse for them), so check often.
@@ -92,10 +99,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw error;
   }
 
+  const strictTransport = servesHttps(config);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // No answer is ever sniffed into another type than the one it declares (docs/web-app.md "Serving").
     reply.header('x-content-type-options', 'nosniff');
+    // Served over https (PUBLIC_URL): browsers are told to use nothing else on this host (docs/rules.md §1 Behind a proxy).
+    if (strictTransport) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     done();
   });
   // Nothing is acknowledged before it is on disk: an answer waits for the flush of the writes before it (Store.durable).
@@ -105,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(accessLog);
   await app.register(problems);
+  // After problems: its error handler answers the public /metrics' 401.
+  await app.register(metrics);
   await app.register(jsonBodies);
   await app.register(openapi);
   for (const area of areas) for (const schema of area.schemas ?? []) app.addSchema(schema);

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** Everything the operator can set, read once from the environment (docs/rules.md §1). */
 export interface Config {
   port: number;
@@ -43,6 +45,12 @@ export interface Config {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this (env KEEP_ALIVE_TIMEOUT_MS, default 5 s). */
   keepAliveTimeoutMs: number;
+  /**
+   * On SIGTERM or SIGINT, how long the server goes on serving with /readyz at 503 before it closes its
+   * listener, so a balancer's health checks take it out first (env SHUTDOWN_DRAIN_MS, default 5 s; 0: no
+   * drain). docs/operations.md, "Readiness and shutdown".
+   */
+  shutdownDrainMs: number;
   /** Requests a minute allowed per client address and per bearer token. */
   rateLimit: { perAddressPerMinute: number; perTokenPerMinute: number };
   /**
@@ -65,6 +73,12 @@ export interface Config {
   /** Where rate-limit counters live, shared by every instance; unset: in this process. */
   redisUrl: string | undefined;
   /**
+   * Which peers are proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (env TRUST_PROXY):
+   * false (unset, the default) believes none, a number that many hops in front of the server, a list
+   * the peers at those addresses and CIDR ranges. Fastify's `trustProxy` (docs/rules.md §1 Behind a proxy).
+   */
+  trustProxy: TrustProxy;
+  /**
    * How long change-feed events are kept (env CHANGE_RETENTION_DAYS, default 30, fractions allowed),
    * in milliseconds; older ones are pruned and a cursor before them answers 410 (docs/rules.md §6 Change feed).
    */
@@ -86,7 +100,23 @@ export interface Config {
   secretKeyFile: string;
   /** OpenID Connect single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set (docs/rules.md §8). */
   oidc: OidcConfig | undefined;
+  /** Prometheus metrics (docs/operations.md "Metrics"). */
+  metrics: MetricsConfig;
 }
+
+export interface MetricsConfig {
+  /** The port of the metrics listener, which answers only GET /metrics (env METRICS_PORT); unset: no listener. */
+  port: number | undefined;
+  /** Its address (env METRICS_HOST, default 127.0.0.1). */
+  host: string;
+  /** GET /metrics on the public port too, behind `Authorization: Bearer <METRICS_TOKEN>` (env METRICS_PUBLIC=true). */
+  public: boolean;
+  /** The bearer token of the public /metrics (env METRICS_TOKEN, at least 32 characters; required when METRICS_PUBLIC=true). */
+  token: string | undefined;
+}
+
+/** Off, a count of hops, or the addresses and CIDR ranges of the proxies (see Config.trustProxy). */
+export type TrustProxy = false | number | string[];
 
 export interface WebhookConfig {
   /** How often each instance's worker looks for due deliveries (env WEBHOOK_WORKER_INTERVAL_MS, default 1 s). */
@@ -139,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcStartsPerAddressPerMinute: parseCount('OIDC_STARTS_PER_ADDRESS', env.OIDC_STARTS_PER_ADDRESS ?? '60'),
     enumerationFloorMs: 250,
     ...timeouts(env),
+    shutdownDrainMs: parseMilliseconds('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS ?? '5000'),
     rateLimit: {
       perAddressPerMinute: parseCount('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS ?? '6000'),
       perTokenPerMinute: parseCount('RATE_LIMIT_PER_TOKEN', env.RATE_LIMIT_PER_TOKEN ?? '1200'),
@@ -150,13 +181,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     longReadsPerWorkspace: longReadsPerWorkspaceOf(env),
     longReadStallMs: parseCount('LONG_READ_STALL_MS', env.LONG_READ_STALL_MS ?? '10000'),
     redisUrl: env.REDIS_URL || undefined,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     changeRetentionMs: parseDays('CHANGE_RETENTION_DAYS', env.CHANGE_RETENTION_DAYS ?? '30') * 86_400_000,
     scheduleIntervalMs: parseCount('SCHEDULE_INTERVAL_MS', env.SCHEDULE_INTERVAL_MS ?? '60000'),
     webhooks: webhookConfig(env),
     secretKey: secretKeyOf(env.SECRET_KEY),
     secretKeyFile: env.SECRET_KEY_FILE || 'data/secret-key',
     oidc: oidcOf(env),
+    metrics: metricsOf(env),
   };
+}
+
+/** The shortest METRICS_TOKEN accepted: the token guards the public /metrics, so it must not be guessable. */
+const METRICS_TOKEN_MIN_LENGTH = 32;
+
+function metricsOf(env: NodeJS.ProcessEnv): MetricsConfig {
+  const port = env.METRICS_PORT?.trim() ? parseListenPort('METRICS_PORT', env.METRICS_PORT.trim()) : undefined;
+  const host = env.METRICS_HOST?.trim() || '127.0.0.1';
+  const flag = env.METRICS_PUBLIC?.trim() ?? 'false';
+  if (flag !== 'true' && flag !== 'false') throw new Error(`METRICS_PUBLIC must be true or false, got "${env.METRICS_PUBLIC}"`);
+  const token = env.METRICS_TOKEN || undefined;
+  if (flag === 'true' && token === undefined) throw new Error('METRICS_PUBLIC=true needs METRICS_TOKEN: the bearer token that guards /metrics on the public port');
+  if (token !== undefined && token.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long`);
+  }
+  return { port, host, public: flag === 'true', token };
 }
 
 /** Long reads' connections of an instance on PostgreSQL (LONG_READ_CONNECTIONS in db/database.ts). */
@@ -179,6 +228,38 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     concurrency: parseCount('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY ?? '8'),
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
   };
+}
+
+const TRUST_PROXY_FORMS = 'false, a number of hops ≥ 1, or a comma-separated list of IP addresses and CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8,::1)';
+
+/**
+ * TRUST_PROXY: unset, empty or `false` trusts no proxy; a whole number ≥ 1 trusts that many hops; else every
+ * comma-separated item must be an IPv4 or IPv6 address, with an optional `/prefix` from 1 to its family's bits.
+ * `true` is refused: trusting every peer would let any client choose the address it is counted by.
+ */
+function trustProxyOf(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (!Number.isSafeInteger(hops) || hops < 1) throw new Error(`TRUST_PROXY must be ${TRUST_PROXY_FORMS}, got "${value}"`);
+    return hops;
+  }
+  if (text === 'true') {
+    throw new Error(`TRUST_PROXY=true is refused: it would believe X-Forwarded-For from any peer. Give ${TRUST_PROXY_FORMS}`);
+  }
+  return text.split(',').map((item) => {
+    const entry = item.trim();
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    // A /0 range would trust every peer, as `true` would.
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new Error(`TRUST_PROXY must be ${TRUST_PROXY_FORMS}: "${entry}" is not an IP address or CIDR range`);
+    }
+    return entry;
+  });
 }
 
 function secretKeyOf(value: string | undefined): string | undefined {
@@ -226,10 +307,22 @@ function parsePort(value: string): number {
   return port;
 }
 
+function parseListenPort(name: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a whole number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
 function parseCount(name: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1) throw new Error(`${name} must be a whole number ≥ 1, got "${value}"`);
   return count;
+}
+
+function parseMilliseconds(name: string, value: string): number {
+  const ms = Number(value);
+  if (value.trim() === '' || !Number.isInteger(ms) || ms < 0) throw new Error(`${name} must be a whole number of milliseconds ≥ 0, got "${value}"`);
+  return ms;
 }
 
 function parseDays(name: string, value: string): number {

@@ -42,15 +42,35 @@ async function main(): Promise<void> {
   const webhookWorker = startWebhookWorker(app);
   // The automatic timesheet lock and reminders run on the workspaces' schedule (docs/rules.md §6 Timesheet schedule).
   const timesheetSchedule = startTimesheetSchedule(app);
+  app.metrics?.countWebhookDeliveries(webhookWorker.outcomes);
 
   let closing = false;
+  let endDrain = () => {};
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      endDrain(); // a second signal ends the drain at once
+      return;
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // The drain: /readyz answers 503 while everything else is served, until the balancer has taken this
+    // instance out; only then does the listener close (docs/operations.md, "Readiness and shutdown").
+    app.draining = true;
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: /readyz answers 503 for the drain, then in-flight requests finish');
+    logs.flush();
+    const drained = new Promise<void>((resolve) => {
+      // SIGINT is a person's Ctrl-C at a terminal, where no balancer waits to take the instance out.
+      const timer = setTimeout(resolve, signal === 'SIGINT' ? 0 : config.shutdownDrainMs);
+      endDrain = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
     // The worker's pass in flight records its attempts in the database, which app.close() closes: it
     // ends first (a delivery it has not started stays queued for the next start or another instance).
-    Promise.all([webhookWorker.stop(), timesheetSchedule.stop()])
+    // app.close() stops listening and closes idle keep-alive connections; a request already on an open
+    // connection is answered, with Connection: close.
+    drained
+      .then(() => Promise.all([webhookWorker.stop(), timesheetSchedule.stop()]))
       .then(() => app.close())
       .then(
         () => {
@@ -68,6 +88,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
 
   await app.listen({ port: config.port, host: config.host });
+  // The metrics listener (METRICS_PORT) closes with the app (docs/operations.md "Metrics").
+  if (config.metrics.port !== undefined) {
+    const metricsAt = await app.metrics!.listen();
+    app.log.info(`Metrics listening at http://${metricsAt.address}:${metricsAt.port}/metrics`);
+  }
   logs.flush(); // "Server listening at …" at once: operators and scripts wait for it
 }
 

@@ -93,8 +93,23 @@ export interface Store {
   readonly writesPending: boolean;
   /** Answers when the database does: used by /readyz. */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: the connections of the request pool and the long reads' pool together, those taken
+   * by a query or transaction and the requests waiting for one (for the metrics). SQLite has no pool:
+   * its one connection is never waited for, so both are 0.
+   */
+  poolStats(): PoolStats;
+  /** SQLite file: the size of its write-ahead log in bytes (0 when there is none yet); undefined in memory and on PostgreSQL. */
+  walBytes(): Promise<number | undefined>;
   close(): Promise<void>;
 }
+
+export interface PoolStats {
+  inUse: number;
+  waiting: number;
+}
+
+const NO_POOL: PoolStats = { inUse: 0, waiting: 0 };
 
 // int8 (counts, sums) arrive as JavaScript numbers, as they do from SQLite.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -153,6 +168,16 @@ function openSqlite(location: string, options: StoreOptions): Store {
     },
     ping: async () => {
       await sql`select 1`.execute(db);
+    },
+    poolStats: () => NO_POOL,
+    walBytes: async () => {
+      if (inMemory) return undefined;
+      try {
+        return (await fs.promises.stat(`${file}-wal`)).size;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+        throw error;
+      }
     },
     close: async () => {
       await batches.settled().catch(() => undefined);
@@ -245,6 +270,57 @@ function rerunning<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> 
   });
 }
 
+/** What PgBouncer answers a transaction in statement pooling mode, and a startup option it does not pass on. */
+const STATEMENT_POOLING = /transaction blocks not allowed in statement pooling mode/;
+const OPTIONS_REFUSED = /unsupported startup parameter: options/;
+const USE_THE_DATABASE_SEARCH_PATH =
+  'through PgBouncer, leave the schema parameter out and give the database (or its user) the search path (docs/operations.md, "PgBouncer")';
+
+/**
+ * Checks, before the store's first query, that its connections run transactions and run in the
+ * schema DATABASE_URL names, which the store asks for with the startup option `search_path`
+ * (docs/operations.md "PgBouncer"). A pooler in transaction or session mode needs nothing else: the
+ * store keeps no state on a connection between transactions (no SET, named prepared statement,
+ * session advisory lock, LISTEN, temporary table or cursor held open).
+ */
+async function checkConnections(pool: pg.Pool, schema: string | null): Promise<void> {
+  const client = await pool.connect();
+  let broken = true;
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ schema: string | null }>('select current_schema() as schema');
+    await client.query('commit');
+    broken = false;
+    if (schema && rows[0].schema !== schema) {
+      throw new Error(
+        `DATABASE_URL names the schema "${schema}", but its connections run in "${rows[0].schema ?? 'none'}": ` +
+          'a pooler dropped the startup option that sets the search path (PgBouncer with ignore_startup_parameters = options). ' +
+          USE_THE_DATABASE_SEARCH_PATH.replace('through', 'Through'),
+      );
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** The store cannot work through such a connection: PgBouncer's refusals, restated with the operator's fix. */
+function poolerRefusal(error: unknown, schema: string | null): Error | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (STATEMENT_POOLING.test(message)) {
+    return new Error(
+      'DATABASE_URL reaches PostgreSQL through PgBouncer in statement pooling mode, which runs no transaction: ' +
+        'timetrack needs pool_mode = transaction (or session) (docs/operations.md, "PgBouncer")',
+      { cause: error },
+    );
+  }
+  if (OPTIONS_REFUSED.test(message)) {
+    return new Error(`DATABASE_URL names the schema "${schema}", which is set with a startup option that PgBouncer refuses: ${USE_THE_DATABASE_SEARCH_PATH}`, {
+      cause: error,
+    });
+  }
+  return undefined;
+}
+
 function openPostgres(url: string): Store {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
@@ -256,22 +332,26 @@ function openPostgres(url: string): Store {
     new pg.Pool({ connectionString: parsed.toString(), max, connectionTimeoutMillis, options: schema ? `-c search_path=${schema}` : undefined });
   const pool = poolOf(POOL_CONNECTIONS);
   const longReadPool = poolOf(LONG_READ_CONNECTIONS, LONG_READ_WAIT_MS);
-  let schemaReady: Promise<void> | undefined;
   // Starters opening one fresh schema at once may both try to create it: the loser's duplicate key
   // (or "already exists") means the schema is there, which is all this asks.
-  const ensureSchema = () =>
-    (schemaReady ??= schema
-      ? pool.query(`create schema if not exists ${schema}`).then(
-          () => undefined,
-          (error: { code?: string }) => {
-            if (error.code !== '23505' && error.code !== '42P06') throw error;
-          },
-        )
-      : Promise.resolve());
+  const createSchema = () =>
+    pool.query(`create schema if not exists ${schema}`).then(
+      () => undefined,
+      (error: { code?: string }) => {
+        if (error.code !== '23505' && error.code !== '42P06') throw error;
+      },
+    );
+  // Once per store, before its first query; a failure is tried again by the next query.
+  let ready: Promise<void> | undefined;
+  const ensureReady = () =>
+    (ready ??= (schema ? createSchema() : Promise.resolve()).then(() => checkConnections(pool, schema)).catch((error: unknown) => {
+      ready = undefined;
+      throw poolerRefusal(error, schema) ?? error;
+    }));
   const dialectOver = (of: pg.Pool) =>
     new PostgresDialect({
       pool: async () => {
-        await ensureSchema();
+        await ensureReady();
         return of;
       },
     });
@@ -289,6 +369,11 @@ function openPostgres(url: string): Store {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({
+      inUse: pool.totalCount - pool.idleCount + longReadPool.totalCount - longReadPool.idleCount,
+      waiting: pool.waitingCount + longReadPool.waitingCount,
+    }),
+    walBytes: async () => undefined,
     close: async () => {
       await longReads.destroy();
       await db.destroy();

@@ -20,8 +20,8 @@ export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /** Content-hashed file names: a changed file gets a new name, so a name is cached for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Paths the app never answers: the API and the probes keep their own answers, 404 included. */
-const NOT_PAGES = /^\/(?:api|healthz|readyz)(?:\/|$)/;
+/** Paths the app never answers: the API, the probes and the metrics keep their own answers, 404 included. */
+const NOT_PAGES = /^\/(?:api|healthz|readyz|metrics)(?:\/|$)/;
 
 /**
  * Strict: only this origin's scripts and styles, none inline (the build emits none), no framing,

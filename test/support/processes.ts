@@ -57,7 +57,8 @@ export async function startServer(
   if (options.maxOpenFiles !== undefined) command.unshift('/bin/sh', '-c', `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`);
   const child = spawn(command[0], command.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // No drain unless a test asks for one: SIGTERM closes the listener at once, as the shutdown tests expect.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

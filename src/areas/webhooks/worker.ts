@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { wayToGive } from '../../db/giving-way.js';
 import { pruneDeliveries } from './delivery.js';
 import { DeliveryPool } from './pool.js';
+import type { WebhookPassResult } from './run.js';
 import { queueFeedEvents } from './queue.js';
 import { systemResolver } from './sender.js';
 
@@ -24,7 +25,7 @@ export const workerCounters = { passesBeforeGivingWay: 0 };
  * instance serves requests, wayToGive) and no run waits for another. Stopping waits for the runs
  * in flight.
  */
-export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void> } {
+export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void>; readonly outcomes: Readonly<WebhookPassResult> } {
   let stopped = false;
   let prunedAt = 0;
   let round: Promise<void> | null = null;
@@ -83,6 +84,8 @@ export function startWebhookWorker(app: FastifyInstance): { stop(): Promise<void
   const timer = setInterval(startRound, app.config.webhooks.workerIntervalMs);
   timer.unref();
   return {
+    /** The outcomes of the deliveries this worker attempted since it started (for the metrics). */
+    outcomes: pool.result,
     async stop() {
       stopped = true;
       clearInterval(timer);

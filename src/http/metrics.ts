@@ -1,0 +1,267 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type GaugeConfiguration, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import type { WebhookPassResult } from '../areas/webhooks/index.js';
+import { oldestPendingDelivery, oldestUnqueuedChange, unsentMailCount } from '../db/backlog.js';
+import { unauthorized } from '../domain/errors.js';
+import { hashToken } from '../lib/tokens.js';
+
+/** The Prometheus metrics of one app (docs/operations.md "Metrics"), each app in a registry of its own. */
+export interface Metrics {
+  registry: Registry;
+  /** The series as Prometheus reads them, and their content type. */
+  scrape(): Promise<{ body: string; contentType: string }>;
+  /** Counts the outcomes of the server's webhook worker (its running totals, read at each scrape). */
+  countWebhookDeliveries(outcomes: Readonly<WebhookPassResult>): void;
+  /** Starts the listener of METRICS_HOST:METRICS_PORT, which answers only GET /metrics and closes with the app; answers its address. */
+  listen(): Promise<AddressInfo>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Undefined when metrics are off (neither METRICS_PORT nor METRICS_PUBLIC). */
+    metrics: Metrics | undefined;
+  }
+  interface FastifyRequest {
+    /** Counted in timetrack_http_requests_in_flight and not yet taken out of it. */
+    metricsInFlight: boolean;
+  }
+}
+
+/** The route label of a request no route matched: never its path, which may hold an id or anything a client sends. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Request duration buckets, in seconds: from a cached read to a long export. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The routes where a 401 is a failed sign-in, and the way of signing in each counts as. */
+const SIGN_IN_ROUTES: Readonly<Record<string, string>> = {
+  '/api/auth/sign-in': 'password',
+  '/api/auth/two-factor/verify': 'two_factor',
+};
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+const ageInSeconds = (at: string | undefined, now: number): number => (at === undefined ? 0 : Math.max(0, (now - Date.parse(at)) / 1000));
+
+/**
+ * A gauge read from the store at each scrape. A read that fails is logged and its series left out of
+ * that scrape (the rest of it is answered): a scrape never fails for one value.
+ */
+class ScrapedGauge extends Gauge {
+  constructor(
+    configuration: GaugeConfiguration<string>,
+    private readonly read: () => number | undefined | Promise<number | undefined>,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    super(configuration);
+    this.metricName = configuration.name;
+  }
+
+  private readonly metricName: string;
+
+  override async get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
+    let value: number | undefined;
+    try {
+      value = await this.read();
+    } catch (error) {
+      this.log.warn({ err: error, metric: this.metricName }, 'metric could not be read: left out of this scrape');
+    }
+    if (value === undefined) return { ...(await super.get()), values: [] };
+    this.set(value);
+    return super.get();
+  }
+}
+
+interface RequestCounting {
+  onRequest(request: FastifyRequest): void;
+  onDone(request: FastifyRequest, reply: FastifyReply): void;
+  onAbort(request: FastifyRequest): void;
+}
+
+function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCounting {
+  const registry = new Registry();
+  const registers = [registry];
+  const log = app.log;
+  collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses; nodejs_active_handles,
+  // nodejs_active_requests and nodejs_active_resources give the same counts by type.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+
+  const requests = new Counter({ name: 'timetrack_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
+  const durations = new Histogram({
+    name: 'timetrack_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being sent, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  let inFlight = 0;
+  new Gauge({
+    name: 'timetrack_http_requests_in_flight',
+    help: 'Requests received and not yet answered.',
+    registers,
+    collect() {
+      this.set(inFlight);
+    },
+  });
+  const rateLimited = new Counter({ name: 'timetrack_rate_limited_total', help: 'Requests answered 429 (a rate limit, a sign-in lockout or a listing bound), by route pattern.', labelNames: ['route'], registers });
+  const signInFailures = new Counter({ name: 'timetrack_sign_in_failures_total', help: 'Sign-ins refused for a wrong credential (401), by way of signing in.', labelNames: ['method'], registers });
+  for (const method of new Set(Object.values(SIGN_IN_ROUTES))) signInFailures.inc({ method }, 0);
+
+  const store = app.store;
+  new ScrapedGauge({ name: 'timetrack_db_pool_connections_in_use', help: 'PostgreSQL connections of this instance taken by a query or transaction (0 on SQLite).', registers }, () => store.poolStats().inUse, log);
+  new ScrapedGauge({ name: 'timetrack_db_pool_waiting', help: 'Queries of this instance waiting for a PostgreSQL connection (0 on SQLite).', registers }, () => store.poolStats().waiting, log);
+  new ScrapedGauge({ name: 'timetrack_sqlite_wal_bytes', help: 'Size of the SQLite write-ahead log file in bytes (absent on PostgreSQL and in memory).', registers }, () => store.walBytes(), log);
+  new ScrapedGauge(
+    { name: 'timetrack_change_feed_lag_seconds', help: 'Age of the oldest change-feed event not yet queued for an enabled webhook (0 when none).', registers },
+    async () => ageInSeconds(await oldestUnqueuedChange(app.db), Date.now()),
+    log,
+  );
+  new ScrapedGauge(
+    { name: 'timetrack_webhook_queue_age_seconds', help: 'Age of the oldest pending delivery of an enabled webhook (0 when none).', registers },
+    async () => ageInSeconds(await oldestPendingDelivery(app.db), Date.now()),
+    log,
+  );
+  new ScrapedGauge({ name: 'timetrack_outbox_pending', help: 'Mail in the outbox not yet sent.', registers }, () => unsentMailCount(app.db), log);
+  new Gauge({ name: 'timetrack_imports_running', help: 'Imports running in this instance (always 0: the service has no imports yet).', registers });
+
+  const webhookOutcomes: Readonly<WebhookPassResult>[] = [];
+  const counted = { succeeded: 0, failed: 0, gave_up: 0 };
+  new Counter({
+    name: 'timetrack_webhook_deliveries_total',
+    help: "Webhook delivery attempts of this instance's worker, by outcome: succeeded, failed (to be retried), gave_up (the retry window ended).",
+    labelNames: ['outcome'],
+    registers,
+    collect() {
+      const totals = { succeeded: 0, failed: 0, gave_up: 0 };
+      for (const outcomes of webhookOutcomes) {
+        totals.succeeded += outcomes.succeeded;
+        totals.failed += outcomes.failed - outcomes.gaveUp;
+        totals.gave_up += outcomes.gaveUp;
+      }
+      for (const outcome of ['succeeded', 'failed', 'gave_up'] as const) {
+        this.inc({ outcome }, totals[outcome] - counted[outcome]);
+        counted[outcome] = totals[outcome];
+      }
+    },
+  });
+
+  // One counter and one histogram child per method, route and status, found by one lookup a request.
+  const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
+  const onRequest = (request: FastifyRequest) => {
+    inFlight++;
+    request.metricsInFlight = true;
+  };
+  const onAbort = (request: FastifyRequest) => {
+    if (!request.metricsInFlight) return;
+    request.metricsInFlight = false;
+    inFlight--;
+  };
+  const onDone = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.metricsInFlight) return;
+    request.metricsInFlight = false;
+    inFlight--;
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const status = reply.statusCode;
+    const key = `${request.method} ${status} ${route}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      const labels = { method: request.method, route, status: String(status) };
+      child = { count: requests.labels(labels), duration: durations.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(reply.elapsedTime / 1000);
+    if (status === 429) rateLimited.inc({ route });
+    else if (status === 401 && SIGN_IN_ROUTES[route] !== undefined) signInFailures.inc({ method: SIGN_IN_ROUTES[route] });
+  };
+
+  let listener: http.Server | undefined;
+  const scrape = async () => ({ body: await registry.metrics(), contentType: registry.contentType });
+  const metrics: Metrics = {
+    registry,
+    scrape,
+    countWebhookDeliveries: (outcomes) => void webhookOutcomes.push(outcomes),
+    listen: () =>
+      new Promise<AddressInfo>((resolve, reject) => {
+        const { port, host } = app.config.metrics;
+        const server = http.createServer((request, response) => {
+          const path = (request.url ?? '').split('?')[0];
+          if (request.method !== 'GET' || path !== '/metrics') {
+            response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: this port answers only GET /metrics.\n');
+            return;
+          }
+          scrape().then(
+            ({ body, contentType }) => response.writeHead(200, { 'content-type': contentType }).end(body),
+            (error: unknown) => {
+              log.error({ err: error }, 'metrics scrape failed');
+              response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('The metrics could not be read.\n');
+            },
+          );
+        });
+        server.once('error', (error) => reject(new Error(`the metrics listener could not listen on ${host}:${port}: ${error.message}`)));
+        server.listen(port ?? 0, host, () => {
+          listener = server;
+          resolve(server.address() as AddressInfo);
+        });
+      }),
+  };
+  app.addHook('onClose', async () => {
+    if (!listener) return;
+    const server = listener;
+    listener = undefined;
+    // A scraper keeps its connection open between scrapes: it must not hold the shutdown.
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { metrics, onRequest, onDone, onAbort };
+}
+
+/** Whether two secrets are the same, in a time that does not tell how much of them matches. */
+function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(Buffer.from(hashToken(given), 'hex'), Buffer.from(hashToken(expected), 'hex'));
+}
+
+/**
+ * Prometheus metrics from prom-client (docs/operations.md "Metrics"), on when METRICS_PORT or
+ * METRICS_PUBLIC is set: each request is counted by its method, route pattern and status (never its
+ * path, an id or a workspace), with its duration. GET /metrics is on the public port only when
+ * METRICS_PUBLIC=true, and then only with `Authorization: Bearer <METRICS_TOKEN>`; the server starts
+ * the separate listener of METRICS_PORT (Metrics.listen).
+ */
+export const metrics = fp(async (app: FastifyInstance) => {
+  const settings = app.config.metrics;
+  if (settings.port === undefined && !settings.public) {
+    app.decorate('metrics', undefined);
+    return;
+  }
+  const built = buildMetrics(app);
+  app.decorate('metrics', built.metrics);
+  app.decorateRequest('metricsInFlight', false);
+  app.addHook('onRequest', (request, _reply, done) => {
+    built.onRequest(request);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    built.onDone(request, reply);
+    done();
+  });
+  // A client that goes before its answer: no longer in flight, and not counted as answered.
+  app.addHook('onRequestAbort', (request, done) => {
+    built.onAbort(request);
+    done();
+  });
+  if (settings.public) {
+    const token = settings.token!;
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const given = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      if (given === undefined || !sameSecret(given, token)) throw unauthorized('GET /metrics needs the bearer token METRICS_TOKEN.');
+      const { body, contentType } = await built.metrics.scrape();
+      return reply.type(contentType).send(body);
+    });
+  }
+});
