@@ -25,10 +25,6 @@ declare module 'fastify' {
     /** Undefined when metrics are off (neither METRICS_PORT nor METRICS_PUBLIC). */
     metrics: Metrics | undefined;
   }
-  interface FastifyRequest {
-    /** Counted in timetrack_http_requests_in_flight and not yet taken out of it. */
-    metricsInFlight: boolean;
-  }
 }
 
 /** The route label of a request no route matched: never its path, which may hold an id or anything a client sends. */
@@ -77,9 +73,10 @@ class ScrapedGauge extends Gauge {
 }
 
 interface RequestCounting {
-  onRequest(request: FastifyRequest): void;
-  onDone(request: FastifyRequest, reply: FastifyReply): void;
-  onAbort(request: FastifyRequest): void;
+  /** Counts one received request in flight until its response closes (answered or not). */
+  received(response: http.ServerResponse): void;
+  /** Counts one answered request of a route pattern (or UNMATCHED_ROUTE), with its duration. */
+  answered(route: string, request: FastifyRequest, reply: FastifyReply): void;
 }
 
 function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCounting {
@@ -152,20 +149,14 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
 
   // One counter and one histogram child per method, route and status, found by one lookup a request.
   const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
-  const onRequest = (request: FastifyRequest) => {
+  const leaveFlight = () => {
+    inFlight--;
+  };
+  const received = (response: http.ServerResponse) => {
     inFlight++;
-    request.metricsInFlight = true;
+    response.once('close', leaveFlight);
   };
-  const onAbort = (request: FastifyRequest) => {
-    if (!request.metricsInFlight) return;
-    request.metricsInFlight = false;
-    inFlight--;
-  };
-  const onDone = (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.metricsInFlight) return;
-    request.metricsInFlight = false;
-    inFlight--;
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+  const answered = (route: string, request: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
     const key = `${request.method} ${status} ${route}`;
     let child = children.get(key);
@@ -218,7 +209,7 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  return { metrics, onRequest, onDone, onAbort };
+  return { metrics, received, answered };
 }
 
 /** Whether two secrets are the same, in a time that does not tell how much of them matches. */
@@ -241,18 +232,21 @@ export const metrics = fp(async (app: FastifyInstance) => {
   }
   const built = buildMetrics(app);
   app.decorate('metrics', built.metrics);
-  app.decorateRequest('metricsInFlight', false);
-  app.addHook('onRequest', (request, _reply, done) => {
-    built.onRequest(request);
-    done();
+  // In flight: from the server's request event to the response's close, which comes whether the answer
+  // was sent or its client went first (requests made with inject, in tests, never reach the server).
+  app.server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => built.received(response));
+  // Answered: each route counts under its own pattern, known when it is added, so a request costs no
+  // lookup of its route; a request no route took (the not-found handler's) counts as UNMATCHED_ROUTE.
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const count = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      built.answered(pattern, request, reply);
+      done();
+    };
+    route.onResponse = route.onResponse === undefined ? [count] : [...[route.onResponse].flat(), count];
   });
   app.addHook('onResponse', (request, reply, done) => {
-    built.onDone(request, reply);
-    done();
-  });
-  // A client that goes before its answer: no longer in flight, and not counted as answered.
-  app.addHook('onRequestAbort', (request, done) => {
-    built.onAbort(request);
+    if (request.is404) built.answered(UNMATCHED_ROUTE, request, reply);
     done();
   });
   if (settings.public) {

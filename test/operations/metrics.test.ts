@@ -298,6 +298,24 @@ for (const store of eachStore) {
       }
     });
 
+    it('a request is in flight from its arrival until its response closes, also when its client goes before the answer', async () => {
+      const inFlight = async () => {
+        const scraped = await request(metricsPort, 'GET', '/metrics');
+        return samplesOf(scraped.body, 'timetrack_http_requests_in_flight');
+      };
+      expect(await inFlight()).toEqual(['timetrack_http_requests_in_flight 0']);
+      // Headers sent and accepted, body not yet: the server has the request and waits for the rest of it.
+      const key = /API key: (ttk_[A-Za-z0-9_-]{43})/.exec(server.output())![1];
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        `POST /api/activities HTTP/1.1\r\nHost: demo.localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
+      );
+      expect(await until('the request in flight', 10_000, async () => ((await inFlight())[0] === 'timetrack_http_requests_in_flight 1' ? true : undefined))).toBe(true);
+      socket.destroy();
+      expect(await until('the request out of flight', 10_000, async () => ((await inFlight())[0] === 'timetrack_http_requests_in_flight 0' ? true : undefined))).toBe(true);
+    });
+
     it('a real Prometheus scrapes it, and a query through its HTTP API returns the request counter', async () => {
       const prometheusPort = await freePort();
       fs.writeFileSync(
