@@ -26,13 +26,13 @@ import { Buffer } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_EMAIL = 'crash-admin@example.com';
@@ -41,17 +41,6 @@ const START_TIMEOUT_MS = 180_000; // bin/start.js may have to build dist/ first
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /* ---------- processes ---------- */
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The environment of every process of a run: the caller's, minus what would change behaviour. */
 function childEnv(databaseUrl, extra = {}) {

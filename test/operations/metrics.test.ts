@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { make } from '../support/factories/index.js';
 import { as, describeEachStore, type Harness } from '../support/harness.js';
-import { eachStore, request, ROOT, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
+import { eachStore, freePort, request, ROOT, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
 import { deliverWebhooks, loadConfig } from '../support/src.js';
 
 /** docs/operations.md "Metrics": GET /metrics in Prometheus's text format, from prom-client. */
@@ -225,18 +225,6 @@ describe('metrics configuration', () => {
     expect(stderr).toBe('timetrack: could not start: METRICS_PUBLIC=true needs METRICS_TOKEN: the bearer token that guards /metrics on the public port\n');
   }, 40_000);
 });
-
-/** A port no one listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeoutMs;

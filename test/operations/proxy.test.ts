@@ -1,14 +1,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, personContext } from '../support/browser.js';
 import { describeEachStore, ok, TEST_SECRET_KEY, type Harness, type TestUser, type TestWorkspace } from '../support/harness.js';
-import { eachStore, ROOT, runCli, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
+import { eachStore, freePort, ROOT, runCli, sharedDatabaseUrl, startServer, type RunningServer } from '../support/processes.js';
 import { listMessages, loadConfig } from '../support/src.js';
 
 /*
@@ -220,14 +219,6 @@ const DOMAIN = 'acme';
 /** Loopback addresses of two clients of the proxy (all of 127.0.0.0/8 is this machine). */
 const CLIENT_A = '127.0.0.2';
 const CLIENT_B = '127.0.0.3';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A CA, a server certificate it signs for localhost and the workspace's host, and an NSS database (Chromium's) that trusts the CA. */
 function makeCertificates(dir: string): { ca: string; cert: string; key: string; home: string } {

@@ -1,25 +1,11 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eachStore, ROOT, sharedDatabaseUrl } from '../support/processes.js';
+import { eachStore, runScript, sharedDatabaseUrl } from '../support/processes.js';
 
 /** The script's own limit; a start may first rebuild dist/ on a loaded machine, so both are generous. */
 const SCRIPT_LIMIT_MS = 240_000;
 
-function rollingRestart(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/rolling-restart.mjs'), '--database', databaseUrl, '--time-limit-ms', String(SCRIPT_LIMIT_MS)], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function rollingRestart(databaseUrl: string) {
+  return runScript('scripts/rolling-restart.mjs', ['--database', databaseUrl, '--time-limit-ms', String(SCRIPT_LIMIT_MS)], {});
 }
 
 /**

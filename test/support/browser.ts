@@ -1,10 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { request, ROOT, runCli, sharedDatabaseUrl, startServer, type RunningServer } from './processes.js';
+import { freePort, request, ROOT, runCli, sharedDatabaseUrl, startServer, type RunningServer } from './processes.js';
 import type { TestStore } from './stores.js';
 
 /*
@@ -27,14 +26,6 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface WebWorld {

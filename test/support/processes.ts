@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { tempSqliteFile } from './sqlite-files.js';
 import { testStores, type TestStore } from './stores.js';
@@ -20,10 +21,10 @@ export function sharedDatabaseUrl(store: TestStore): string {
 
 export const eachStore = testStores;
 
-/** Runs the operator CLI (`node bin/timetrack.js …`) to completion. */
-export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
+/** Runs a script of this repository (`node <file> …`) to completion, with LOG_LEVEL=warn unless `env` says otherwise. */
+export function runScript(file: string, args: string[], env: Record<string, string>): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/timetrack.js'), ...args], {
+    const child = spawn(process.execPath, [path.join(ROOT, file), ...args], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,6 +36,11 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Fin
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs the operator CLI (`node bin/timetrack.js …`) to completion. */
+export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
+  return runScript('bin/timetrack.js', args, env);
 }
 
 export interface RunningServer {
@@ -108,5 +114,17 @@ export function request(
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
+  });
+}
+
+/** A port no one listens on now, on the loopback address. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
