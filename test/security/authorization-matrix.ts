@@ -54,6 +54,7 @@ const TABLE: Row[] = [
   ['POST /auth/two-factor',                                                      401, 200, 409, 200, 200, 200, 401],
   ['POST /auth/two-factor/confirm',                                              401, 200, 409, 409, 409, 409, 401],
   ['POST /auth/two-factor/disable',                                              401, 200, 422, 409, 409, 409, 401],
+  ['POST /auth/two-factor/recovery-codes',                                       401, 200, 422, 409, 409, 409, 401],
   ['POST /auth/two-factor/verify',                                               200, 200, 200, 200, 200, 401, 200],
   // Sign-in settings: administrators only
   ['GET /auth/settings',                                                         401, 403, 403, 403, 200, 200, 401],

@@ -320,6 +320,10 @@ export const OPERATIONS: Record<string, Build> = {
     await make.noTwoFactor(h, w.user);
     return { body: { recoveryCode: (await make.twoFactor(h, w.ws, w.user)).recoveryCodes[0] } };
   },
+  'POST /auth/two-factor/recovery-codes': async (h, w) => {
+    await make.noTwoFactor(h, w.user);
+    return { body: { recoveryCode: (await make.twoFactor(h, w.ws, w.user)).recoveryCodes[0] } };
+  },
   'POST /auth/two-factor/verify': async (h, w) => {
     await make.noTwoFactor(h, w.user);
     const { recoveryCodes } = await make.twoFactor(h, w.ws, w.user);

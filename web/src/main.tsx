@@ -4,12 +4,14 @@ import { signal } from '@preact/signals';
 import { goToSignIn } from './api/client.js';
 import { ToastRegion } from './components/Toast.js';
 import { loadSession, me, signOut } from './data/session.js';
+import { enrolmentRequired } from './data/two-factor.js';
 import { currentPath, followLink, navigate } from './lib/router.js';
 import { MANAGE_PAGES, ManageLinks } from './pages/manage/nav.js';
 import { ProfilePage } from './pages/Profile.js';
 import { SignInPage } from './pages/SignIn.js';
 import { TimesheetPage } from './pages/Timesheet.js';
 import { TrackPage } from './pages/Track.js';
+import { EnrolFirstPage } from './pages/TwoFactor.js';
 import './styles.css';
 
 const PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> = {
@@ -73,6 +75,7 @@ function App() {
     );
   }
   if (state.value === 'loading' || !me.value) return <p class="loading">Loading…</p>;
+  if (enrolmentRequired.value) return <EnrolFirstPage />;
   const Page = (PAGES[path] ?? PAGES['/']).page;
   return (
     <>

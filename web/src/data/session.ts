@@ -3,6 +3,7 @@ import { api, goToSignIn, type User, whenSignedOut } from '../api/client.js';
 import { loadOrganization } from './organization.js';
 import { loadPreferences } from './preferences.js';
 import { loadProjects } from './projects.js';
+import { enrolmentRequired } from './two-factor.js';
 
 /** Who is signed in, in this workspace: their user's id, email and workspace role. */
 export type Me = Pick<User, 'id' | 'email' | 'role'>;
@@ -25,7 +26,9 @@ export async function loadSession(): Promise<boolean> {
   const auth = await api.GET('/auth');
   if (!auth.data) return false;
   const { userId, email, role, domain } = auth.data;
-  await Promise.all([loadPreferences(userId), loadOrganization(), loadProjects()]);
+  const [refused] = await Promise.all([loadPreferences(userId), loadOrganization(), loadProjects()]);
+  // The workspace requires two-factor codes and the person has none: only enrolment is open (docs/web-app.md).
+  enrolmentRequired.value = refused?.code === 'two-factor-required';
   workspaceDomain.value = domain;
   me.value = { id: userId, email, role };
   return true;

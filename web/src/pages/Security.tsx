@@ -3,6 +3,7 @@ import { fieldErrors, problemMessage, type Problem } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
 import { accountSessions, changePassword, endAccountSessions, loadAccountSessions, type AccountSession } from '../data/account.js';
 import { formats } from '../data/preferences.js';
+import { TwoFactorSettings } from './TwoFactor.js';
 
 const METHOD: Record<AccountSession['method'], string> = {
   support: 'support link',
@@ -86,11 +87,12 @@ function PasswordChange() {
   );
 }
 
-/** Password and sessions (two-factor codes come with their routes). */
+/** Password, two-factor codes and sessions. */
 export function AccountSecurity() {
   return (
     <>
       <PasswordChange />
+      <TwoFactorSettings />
       <Sessions />
     </>
   );

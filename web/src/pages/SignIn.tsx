@@ -1,5 +1,5 @@
 import { signal, useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { api, fieldErrors, problemMessage, type Problem, type SignInProviders } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
 import { currentPath } from '../lib/router.js';
@@ -84,11 +84,14 @@ function RedeemLink() {
 
 /**
  * The second step of a sign-in of an account with two-factor codes on: the sign-in answered a
- * challenge instead of a session; a code (or a recovery code) turns it into the session.
+ * challenge instead of a session; a code (or a recovery code) turns it into the session. It takes
+ * the sign-in form's place, its field focused.
  */
 function SecondFactor({ challenge, then }: { challenge: string; then: () => void }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const recovery = useSignal(false);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), [recovery.value]);
   const errors = fieldErrors(problem.value);
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -98,13 +101,15 @@ function SecondFactor({ challenge, then }: { challenge: string; then: () => void
     problem.value = answer.error;
     if (!answer.error) then();
   };
-  const error = errors.code ?? errors.recoveryCode;
-  const message = problem.value?.status === 401 ? 'That code is wrong or already used.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
+  const error = errors.code || errors.recoveryCode ? (recovery.value ? 'A recovery code looks like xxxxx-xxxxx.' : 'Type the six digits your authenticator app shows.') : undefined;
+  // A challenge lives five minutes and five wrong codes: past that, only signing in again helps.
+  const expired = problem.value?.status === 401 && problem.value.detail?.includes('challenge');
+  const message = expired ? 'This sign-in has expired.' : problem.value?.status === 401 ? 'That code is wrong or already used.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
   return (
     <form class="card narrow" onSubmit={submit} aria-labelledby="code-heading">
       <h1 id="code-heading">Two-factor code</h1>
       <Field id="second-factor" label={recovery.value ? 'Recovery code' : 'Code from your authenticator app'} error={error}>
-        <input id="second-factor" name="code" autocomplete="one-time-code" inputMode={recovery.value ? 'text' : 'numeric'} required maxLength={32} {...describedBy('second-factor', error)} />
+        <input ref={field} id="second-factor" name="code" autocomplete="one-time-code" inputMode={recovery.value ? 'text' : 'numeric'} required maxLength={32} {...describedBy('second-factor', error)} />
       </Field>
       <button type="submit" class="primary">
         Verify
@@ -114,7 +119,7 @@ function SecondFactor({ challenge, then }: { challenge: string; then: () => void
       </button>
       {message && (
         <p class="error" role="alert">
-          {message}
+          {message} {expired && <a href={location.pathname === '/auth/one-time' ? '/sign-in' : location.pathname + location.search}>Sign in again</a>}
         </p>
       )}
     </form>
@@ -174,8 +179,8 @@ function EmailLink() {
   );
 }
 
-function Password() {
-  const challenge = useSignal<string | null>(null);
+/** A password sign-in; an account with two-factor codes on answers a challenge, handed to `onChallenge`. */
+function Password({ onChallenge }: { onChallenge: (challenge: string) => void }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const resetSent = useSignal(false);
   const busy = useSignal(false);
@@ -187,7 +192,7 @@ function Password() {
     const answer = await api.POST('/auth/sign-in', { body: { email: String(form.get('email') ?? '').trim(), password: String(form.get('password') ?? '') } });
     busy.value = false;
     problem.value = answer.error;
-    if (answer.data?.twoFactorRequired && answer.data.challenge) challenge.value = answer.data.challenge;
+    if (answer.data?.twoFactorRequired && answer.data.challenge) onChallenge(answer.data.challenge);
     else if (!answer.error) location.replace(nextPath());
   };
   const reset = async () => {
@@ -201,7 +206,6 @@ function Password() {
     resetSent.value = !answer.error;
   };
   const message = problem.value?.status === 401 ? 'The email or the password is wrong.' : problem.value && !problem.value.errors ? problemMessage(problem.value) : null;
-  if (challenge.value) return <SecondFactor challenge={challenge.value} then={() => location.replace(nextPath())} />;
   return (
     <form onSubmit={submit} aria-labelledby="password-heading" class="stack">
       <h2 id="password-heading">Sign in with a password</h2>
@@ -244,12 +248,15 @@ function SingleSignOn() {
 function SignInForms() {
   rememberNext();
   useEffect(loadProviders, []);
+  const challenge = useSignal<string | null>(null);
+  // The code step replaces the sign-in forms: nothing of them is left to type into or tab through.
+  if (challenge.value) return <SecondFactor challenge={challenge.value} then={() => location.replace(nextPath())} />;
   return (
     <section class="card narrow" aria-labelledby="sign-in-heading">
       <h1 id="sign-in-heading">Sign in to {providers.value?.workspace.name ?? 'timetrack'}</h1>
       <SingleSignOn />
       <EmailLink />
-      <Password />
+      <Password onChallenge={(code) => (challenge.value = code)} />
     </section>
   );
 }

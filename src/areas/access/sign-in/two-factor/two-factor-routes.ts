@@ -3,7 +3,7 @@ import { Empty, operation } from '../../../../route-kit/schemas.js';
 import { setSessionCookie } from '../../../../route-kit/session-cookie.js';
 import { contextOf } from '../sign-in-context.js';
 import { RecoveryCodes, TwoFactorConfirm, TwoFactorDisable, TwoFactorEnrolment, TwoFactorStatus, TwoFactorVerify, VerifiedSession } from './two-factor-schemas.js';
-import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, twoFactorStatus, verifySecondFactor } from './two-factor-service.js';
+import { confirmTwoFactor, disableTwoFactor, enrolTwoFactor, regenerateRecoveryCodes, twoFactorStatus, verifySecondFactor } from './two-factor-service.js';
 import { BLOCK_MINUTES, CHALLENGE_ATTEMPTS, CHALLENGE_TTL_MINUTES, MAX_FAILED_CODES, RECOVERY_CODE_COUNT } from './two-factor-rules.js';
 
 const TAG = 'Sign-in';
@@ -93,6 +93,26 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await disableTwoFactor(app.db, app.config, request.actor, request.body);
       return {};
     },
+  );
+
+  app.post(
+    '/auth/two-factor/recovery-codes',
+    {
+      config: { permission: 'two-factor:manage', changesIdentity: true },
+      schema: operation({
+        operationId: 'regenerateRecoveryCodes',
+        tag: TAG,
+        summary: `New recovery codes with a current code or a recovery code; answers ${RECOVERY_CODE_COUNT}, once`,
+        description:
+          'Any role, for the caller\'s account with 2FA on. ' + ONE_PROOF + ' A wrong or already used code is 422 at its ' +
+          `pointer. The ${RECOVERY_CODE_COUNT} new codes replace every earlier one, used or not; the secret stays. ` +
+          '409 when 2FA is not on (a pending enrolment included). ' + LOCKOUT + ' ' + NOT_SUPPORT,
+        body: TwoFactorDisable,
+        response: RecoveryCodes,
+        errors: { 403: 'A support session', 409: 'Two-factor authentication is not on', 422: 'The code is wrong or used' },
+      }),
+    },
+    async (request) => regenerateRecoveryCodes(app.db, app.config, request.actor, request.body),
   );
 
   app.post(

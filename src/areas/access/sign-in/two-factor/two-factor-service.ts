@@ -79,6 +79,26 @@ export async function disableTwoFactor(db: Db, config: Config, actor: Actor, pro
   if (!done) throw invalid(proof.code !== undefined ? '/body/code' : '/body/recoveryCode', 'is not a valid code for this account');
 }
 
+/**
+ * New recovery codes for an account with 2FA on, with a current code or an unused recovery code:
+ * the ten answered once replace every earlier one, used or not.
+ */
+export async function regenerateRecoveryCodes(db: Db, config: Config, actor: Actor, proof: CodeProof): Promise<{ recoveryCodes: string[] }> {
+  assertOneProof(proof);
+  const row = await findTwoFactor(db, actor.accountId);
+  if (!row || row.confirmedAt === null) throw conflict('Two-factor authentication is not on for this account.');
+  const sealer = sealerFor(config);
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const done = await checkedCode(db, config, actor.accountId, row, proof, async (trx, accepted) => {
+    const now = nowIso();
+    if (!(await accepted(trx, now))) return false;
+    await replaceRecoveryCodes(trx, actor.accountId, recoveryCodes.map((c) => sealer.digest(RECOVERY_PURPOSE, canonicalRecoveryCode(c))), now);
+    return true;
+  });
+  if (!done) throw invalid(proof.code !== undefined ? '/body/code' : '/body/recoveryCode', 'is not a valid code for this account');
+  return { recoveryCodes };
+}
+
 const challengeRefused = () => unauthorized('The sign-in challenge is unknown, used, expired or out of attempts: sign in again.');
 
 /** Finishes a sign-in that waited for its second factor: a code or a recovery code, once, then the session. */
