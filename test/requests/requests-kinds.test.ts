@@ -246,7 +246,8 @@ describeEachStore('Timesheet unlock requests', (h) => {
 });
 
 describeEachStore('Timesheet approval requests', (h) => {
-  it('RESOLVED and REJECTED record the decision and change nothing else', async () => {
+  // RESOLVED also locks the requester's week: test/requests/timesheet-approval-lock.test.ts.
+  it('RESOLVED and REJECTED record the decision and leave the organization as it was', async () => {
     const w = await world(h);
     const organization = (await as(h, w.ws).get('/api/organization')).body;
     for (const status of ['RESOLVED', 'REJECTED']) {
@@ -261,7 +262,7 @@ describeEachStore('Timesheet approval requests', (h) => {
         week: 27,
       });
     }
-    expect((await as(h, w.ws).get('/api/timesheets/locks')).body).toEqual({});
+    expect(Object.values((await as(h, w.ws).get('/api/timesheets/locks')).body)).toMatchObject([{ userId: w.user.userId, year: 2026, week: 27, unlockedTo: null }]);
     expect((await as(h, w.ws).get('/api/organization')).body).toEqual(organization);
   });
 });

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Permission } from '../../domain/policy.js';
+import type { Workspace } from '../../domain/actor.js';
 import { operation } from '../../route-kit/schemas.js';
+import type { RequestNotice } from './request-mail.js';
 import {
   AssignmentBody,
   AssignResolveBody,
@@ -30,18 +32,26 @@ import {
 const TAG = 'Requests';
 
 const CREATED =
-  'Any user. The request starts PENDING; administrators resolve it with the matching PUT route.';
+  'Any user. The request starts PENDING; administrators resolve it with the matching PUT route. In the same ' +
+  'transaction a `requestCreated` message is written to each unarchived administrator other than the caller whose ' +
+  'preference `notifications.requestCreated.email` is not false (docs/rules.md §6 Requests).';
 const RESOLVE =
   'Administrators only (403). Only a PENDING request can be resolved (409 otherwise; of two concurrent resolutions ' +
   'exactly one wins). `status` is RESOLVED or REJECTED (422 otherwise). A request of another kind is 404 here. ' +
   'RESOLVED applies the effect and the status change in one transaction: if the effect cannot be applied nothing ' +
-  'changes and the request stays PENDING. REJECTED changes nothing else. resolvedAt and resolvedBy are set.';
+  'changes and the request stays PENDING. REJECTED changes nothing else. resolvedAt and resolvedBy are set. Either ' +
+  'status writes, in the same transaction, a `requestResolved` message to the user who made the request, unless they ' +
+  'are archived or their preference `notifications.requestResolved.email` is false (an impersonation request has no ' +
+  'such user).';
 const NOT_FOR_SUPPORT =
   'Not with a support session (an impersonation, docs/rules.md §5): 403, whatever the status sent, since ' +
   'resolving this kind grants a role or issues a sign-in.';
 const RESOLVE_ERRORS = { 403: 'Not an administrator', 404: 'No request of this kind with this id', 409: 'The request is not PENDING' };
 
 export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /** What a new request's mail needs: the configuration and the request's workspace. */
+  const noticeOf = (request: { workspace: Workspace }): RequestNotice => ({ config: app.config, workspace: request.workspace });
+
   /** One resolve route per kind: same body rules, the kind's own effect. */
   const resolveRoute = (
     path: string,
@@ -128,7 +138,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: RoleChangeRequestCreated,
       }),
     },
-    async (request) => createRoleChangeRequest(app.db, request.actor, request.params, request.body.role),
+    async (request) => createRoleChangeRequest(app.db, request.actor, request.params, request.body.role, noticeOf(request)),
   );
 
   resolveRoute('/requests/:requestId/projects/members/role', 'roleChange', {
@@ -155,7 +165,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         errors: { 422: 'Also: an id in `userIds` that names no unarchived user of this workspace (at its index)' },
       }),
     },
-    async (request) => createAssignmentRequest(app.db, request.actor, request.params.projectId, request.body.userIds),
+    async (request) => createAssignmentRequest(app.db, request.actor, request.params.projectId, request.body.userIds, noticeOf(request)),
   );
 
   resolveRoute('/requests/:requestId/projects/members', 'assignment', {
@@ -179,7 +189,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: Type.Ref(WorkflowRequest),
       }),
     },
-    async (request) => createProjectAssignmentRequest(app.db, request.actor),
+    async (request) => createProjectAssignmentRequest(app.db, request.actor, noticeOf(request)),
   );
 
   resolveRoute('/requests/:requestId/projects/assign', 'projectAssignment', {
@@ -228,7 +238,7 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           errors: { 422: 'Also: a `year` of 0000, or a `week` that is 0 or past the last ISO week of its year (53 only in years that have one)' },
         }),
       },
-      async (request) => createTimesheetRequest(app.db, request.actor, type, request.params),
+      async (request) => createTimesheetRequest(app.db, request.actor, type, request.params, noticeOf(request)),
     );
   }
 
@@ -243,6 +253,10 @@ export const requestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   resolveRoute('/requests/:requestId/timesheets/approvals', 'timesheetApproval', {
     operationId: 'resolveTimesheetApprovalRequest',
     summary: 'Resolve a timesheet-approval request',
-    effect: 'nothing else changes: the request records the decision.',
+    effect:
+      'the requester\'s week is locked for them in the same transaction: their lock record of that week (created if ' +
+      'there is none) gets unlockedTo null, with a `timesheet.locked` event before `request.resolved`, so their ' +
+      'activities in that week are read-only (423) until an administrator unlocks it (DELETE /timesheets/lock/{lockId}, ' +
+      'or POST /timesheets/lock with unlockedTo). REJECTED changes nothing but the status.',
   });
 };

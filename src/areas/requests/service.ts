@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time.js';
 import { issueSupportSignIn } from '../access/index.js';
 import { recordChange } from '../changes/index.js';
 import { addMember, findMember, holdJoinableUser, holdProject, isJoinableUser, readableProject, setMemberRole } from '../projects/index.js';
-import { unlockWeek } from '../timesheets/index.js';
+import { lockApprovedWeek, unlockWeek } from '../timesheets/index.js';
 import {
   closePendingRequest,
   findRequest,
@@ -21,6 +21,7 @@ import {
   type RequestPayload,
   type RequestRow,
 } from './repository.js';
+import { mailRequestCreated, mailRequestResolved, type RequestNotice } from './request-mail.js';
 import { impersonationReason, notPending } from './rules.js';
 import type { RequestType, WorkflowRequest, WorkflowRequestDetail } from './schemas.js';
 
@@ -36,16 +37,17 @@ export async function workflowRequest(db: Db, actor: Actor, requestId: string): 
   return toRequestDetail(row);
 }
 
-/** A new PENDING request made by the actor. */
-async function createRequest(db: Db, actor: Actor, type: RequestType, payload: RequestPayload): Promise<WorkflowRequest> {
-  return toRequestRecord(await insertRecordedRequest(db, { organizationId: actor.organizationId, type, createdBy: actor.userId, payload }));
+/** A new PENDING request made by the actor, mailed to the administrators (docs/rules.md §6 Requests). */
+async function createRequest(db: Db, actor: Actor, type: RequestType, payload: RequestPayload, notice: RequestNotice): Promise<WorkflowRequest> {
+  return toRequestRecord(await insertRecordedRequest(db, { organizationId: actor.organizationId, type, createdBy: actor.userId, payload }, notice));
 }
 
-/** Inserts a PENDING request with its `request.created` event, in one transaction. */
-function insertRecordedRequest(db: Db, request: Parameters<typeof insertRequest>[1]): Promise<RequestRow> {
+/** Inserts a PENDING request with its `request.created` event (and, with a notice, its mail), in one transaction. */
+function insertRecordedRequest(db: Db, request: Parameters<typeof insertRequest>[1], notice?: RequestNotice): Promise<RequestRow> {
   return db.transaction().execute(async (trx) => {
     const row = await insertRequest(trx, request);
     await recordChange(trx, { organizationId: request.organizationId, type: 'request.created', actorId: request.createdBy, data: toRequestDetail(row) });
+    if (notice) await mailRequestCreated(trx, notice, row);
     return row;
   });
 }
@@ -56,26 +58,27 @@ export async function createRoleChangeRequest(
   actor: Actor,
   path: { projectId: string; memberId: string },
   role: NonNullable<RequestPayload['role']>,
+  notice: RequestNotice,
 ): Promise<WorkflowRequest & { projectId: string; role: typeof role }> {
   const { project } = await readableProject(db, actor, path.projectId);
   const member = await findMember(db, actor.organizationId, project.id, path.memberId);
   if (!member) throw notFound('project member');
-  const record = await createRequest(db, actor, 'roleChange', { projectId: project.id, memberId: member.id, role });
+  const record = await createRequest(db, actor, 'roleChange', { projectId: project.id, memberId: member.id, role }, notice);
   return { ...record, projectId: project.id, role };
 }
 
 /** Asks for unarchived users of the workspace to join a project the actor can see; repeats count once. */
-export async function createAssignmentRequest(db: Db, actor: Actor, projectId: string, userIds: string[]): Promise<WorkflowRequest> {
+export async function createAssignmentRequest(db: Db, actor: Actor, projectId: string, userIds: string[], notice: RequestNotice): Promise<WorkflowRequest> {
   const { project } = await readableProject(db, actor, projectId);
   for (const [index, userId] of userIds.entries()) {
     if (!(await isJoinableUser(db, actor.organizationId, userId))) throw invalid(`/body/userIds/${index}`, 'must name an unarchived user of this workspace');
   }
-  return createRequest(db, actor, 'assignment', { projectId: project.id, userIds: [...new Set(userIds)] });
+  return createRequest(db, actor, 'assignment', { projectId: project.id, userIds: [...new Set(userIds)] }, notice);
 }
 
 /** Asks administrators to assign the actor to projects they pick when resolving. */
-export async function createProjectAssignmentRequest(db: Db, actor: Actor): Promise<WorkflowRequest> {
-  return createRequest(db, actor, 'projectAssignment', {});
+export async function createProjectAssignmentRequest(db: Db, actor: Actor, notice: RequestNotice): Promise<WorkflowRequest> {
+  return createRequest(db, actor, 'projectAssignment', {}, notice);
 }
 
 /** Asks for a timesheet week (from the path, 422 unless a real ISO week) to be unlocked or approved. */
@@ -84,8 +87,9 @@ export async function createTimesheetRequest(
   actor: Actor,
   type: Extract<RequestType, 'timesheetUnlock' | 'timesheetApproval'>,
   week: { year: string; week: string },
+  notice: RequestNotice,
 ): Promise<WorkflowRequest> {
-  return createRequest(db, actor, type, weekOfPath(week));
+  return createRequest(db, actor, type, weekOfPath(week), notice);
 }
 
 /** Everything an effect may need besides the transaction. */
@@ -152,6 +156,7 @@ export async function resolveRequest(
     const resolved: RequestRow = { ...request, status, resolved_by: closed.resolvedBy, resolved_at: closed.resolvedAt, payload };
     // Both outcomes are `request.resolved`; data.status tells which (docs/rules.md §6 Change feed).
     await recordChange(trx, { organizationId: workspace.id, type: 'request.resolved', actorId: actor.userId, data: toRequestDetail(resolved) });
+    await mailRequestResolved(trx, { config, workspace }, resolved);
     return toRequestRecord(resolved);
   });
 }
@@ -213,8 +218,12 @@ const EFFECTS: Record<RequestType, Effect> = {
     await unlockWeek(trx, { organizationId: workspace.id, userId: request.created_by, week: { year: year!, week: week! }, now, actorId: resolver.userId });
   },
 
-  /** Approval is a record only: nothing else changes. */
-  async timesheetApproval() {},
+  /** The requester's week is locked (unlockedTo null) until an administrator unlocks it. */
+  async timesheetApproval(trx, request, { workspace, resolver }) {
+    const { year, week } = payloadOf(request);
+    if (request.created_by === null) return;
+    await lockApprovedWeek(trx, { organizationId: workspace.id, userId: request.created_by, week: { year: year!, week: week! }, actorId: resolver.userId });
+  },
 };
 
 /**

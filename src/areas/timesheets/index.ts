@@ -1,3 +1,3 @@
-export { assertActivityWeekOpen, unlockWeek } from './service.js';
+export { assertActivityWeekOpen, lockApprovedWeek, unlockWeek } from './service.js';
 export { startTimesheetSchedule } from './schedule.js';
 export { runTimesheetSchedule, scheduledWorkspaces } from './service.js';

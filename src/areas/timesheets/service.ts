@@ -93,6 +93,19 @@ export async function unlockWeek(
   await recordChange(trx, { organizationId: unlock.organizationId, type: 'timesheet.unlocked', actorId: unlock.actorId, data: lock });
 }
 
+/**
+ * Locks one user's week outright (unlockedTo null), replacing any record of that week, with its
+ * `timesheet.locked` event: an approved week (docs/rules.md §6 Requests). Runs in the caller's
+ * transaction, so the approval and the lock commit together or not at all.
+ */
+export async function lockApprovedWeek(
+  trx: Trx,
+  approval: { organizationId: string; userId: string; week: IsoWeek; actorId: string },
+): Promise<void> {
+  const lock = await upsertLock(trx, { organizationId: approval.organizationId, userId: approval.userId, week: approval.week, unlockedTo: null });
+  await recordChange(trx, { organizationId: approval.organizationId, type: 'timesheet.locked', actorId: approval.actorId, data: lock });
+}
+
 /** PUT /timesheets/auto-lock: records the week to lock, if any (see weekToAutoLock); the organization as it then is. */
 export function runAutoLock(db: Db, actor: Actor): Promise<{ organization: Organization; locked: IsoWeek | null }> {
   return autoLock(db, actor.organizationId, actor.userId, new Date());

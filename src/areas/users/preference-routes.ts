@@ -45,7 +45,9 @@ export const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'merged document. locale must be a BCP 47 tag and timeZone an IANA name (both stored in canonical form; ' +
           'null clears them); durationFormat.mode is HOURS_MINUTES, HOURS_MINUTES_SECONDS or DECIMAL; notification ' +
           'kinds are activityCreated, monthlyGoalReached, timesheetReminder, requestCreated, requestResolved, each ' +
-          'with boolean dashboard, email, popup flags. Anything else there is 422.',
+          'with boolean dashboard, email, popup flags. Anything else there is 422. The service acts on the email flag ' +
+          'of timesheetReminder, requestCreated and requestResolved (an explicit false stops that mail); the other ' +
+          'flags are stored but nothing sends them (docs/rules.md §6 Preferences).',
         params: UserParams,
         body: PreferencesUpdate,
         response: Type.Ref(Preferences),

@@ -9,14 +9,15 @@ import { browserTimeZone } from '../lib/format.js';
 import { AccountSecurity } from './Security.js';
 
 type NotificationKind = keyof NonNullable<Preferences['notifications']>;
-const NOTIFICATIONS: [NotificationKind, string][] = [
-  ['activityCreated', 'An activity is created'],
-  ['monthlyGoalReached', 'Monthly goal reached'],
-  ['timesheetReminder', 'Timesheet reminder'],
-  ['requestCreated', 'A request is made'],
-  ['requestResolved', 'A request is answered'],
+/**
+ * The notifications the service sends: email only, and "a request is made" to administrators only, who
+ * resolve requests. The API stores every kind and channel, but nothing else is sent (docs/web-app.md).
+ */
+const EMAILS: { kind: NotificationKind; label: string; forAdministrators?: true }[] = [
+  { kind: 'timesheetReminder', label: 'My timesheet week is about to be locked' },
+  { kind: 'requestCreated', label: 'Someone makes a request', forAdministrators: true },
+  { kind: 'requestResolved', label: 'My request is approved or rejected' },
 ];
-const CHANNELS = ['email', 'dashboard', 'popup'] as const;
 
 const timeZones = (): string[] => {
   const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
@@ -67,12 +68,14 @@ function PreferencesForm() {
   const problem = useSignal<Problem | undefined>(undefined);
   const saved = useSignal(false);
   const errors = fieldErrors(problem.value);
+  const emails = EMAILS.filter((email) => !email.forAdministrators || user.role === 'Administrator');
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const on = (key: string) => form.get(key) === 'on';
-    const notifications: Record<string, Record<string, boolean>> = {};
-    for (const [kind] of NOTIFICATIONS) notifications[kind] = Object.fromEntries(CHANNELS.map((channel) => [channel, on(`${kind}.${channel}`)]));
+    // Only the email flag of the kinds offered: the stored document keeps every other flag as it is (merged).
+    const notifications: Record<string, { email: boolean }> = {};
+    for (const { kind } of emails) notifications[kind] = { email: on(`${kind}.email`) };
     const answer = await savePreferences(user.id, {
       locale: String(form.get('locale') ?? '').trim() || null,
       timeZone: String(form.get('timeZone') ?? '') || null,
@@ -138,37 +141,14 @@ function PreferencesForm() {
         <input type="checkbox" id="pref-compact" name="compact" defaultChecked={prefs.durationFormat?.compact ?? false} />
         <label for="pref-compact">Compact durations (1h 30m)</label>
       </span>
-      <fieldset>
-        <legend>Notifications</legend>
-        <table class="notifications">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              {CHANNELS.map((channel) => (
-                <th scope="col" key={channel}>
-                  {channel === 'email' ? 'Email' : channel === 'dashboard' ? 'Dashboard' : 'Pop-up'}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {NOTIFICATIONS.map(([kind, label]) => (
-              <tr key={kind}>
-                <th scope="row">{label}</th>
-                {CHANNELS.map((channel) => (
-                  <td key={channel}>
-                    <input
-                      type="checkbox"
-                      name={`${kind}.${channel}`}
-                      aria-label={`${label}: ${channel}`}
-                      defaultChecked={prefs.notifications?.[kind]?.[channel] ?? channel !== 'popup'}
-                    />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <fieldset class="stacked">
+        <legend>Email me when</legend>
+        {emails.map(({ kind, label }) => (
+          <span class="check" key={kind}>
+            <input type="checkbox" id={`notify-${kind}`} name={`${kind}.email`} defaultChecked={prefs.notifications?.[kind]?.email ?? true} />
+            <label for={`notify-${kind}`}>{label}</label>
+          </span>
+        ))}
       </fieldset>
       <button type="submit" class="primary">
         Save preferences

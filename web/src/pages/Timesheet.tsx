@@ -96,12 +96,14 @@ function Cell({ row, day, ms, locked }: { row: SheetRow; day: Date; ms: number; 
   );
 }
 
+/** The state of the person's own week: locked or open, its unlock and approval requests, and what may be asked next. */
 function WeekState({ year, week, locked }: { year: number; week: number; locked: boolean }) {
   const message = useSignal<string | null>(null);
   const requests = weekRequests.value[weekKey(year, week)] ?? {};
   const state = (status: string | undefined) => (status === 'PENDING' ? 'waiting for an administrator' : status === 'RESOLVED' ? 'granted' : status === 'REJECTED' ? 'rejected' : null);
   const unlock = state(requests.unlock?.status);
-  const approval = state(requests.approval?.status);
+  const approvalStatus = requests.approval?.status;
+  const approval = approvalStatus === 'PENDING' ? 'awaiting approval' : approvalStatus === 'RESOLVED' ? 'approved' : approvalStatus === 'REJECTED' ? 'approval rejected' : null;
   const run = async (ask: (y: number, w: number) => Promise<string | null>, done: string) => {
     message.value = (await ask(year, week)) ?? done;
   };
@@ -109,15 +111,17 @@ function WeekState({ year, week, locked }: { year: number; week: number; locked:
     <div class="week-state">
       <p>
         <strong>{locked ? 'Locked' : 'Open'}</strong>
+        {approval && <> · {approval}</>}
         {unlock && <> · unlock request {unlock}</>}
-        {approval && <> · approval {approval === 'granted' ? 'approved' : approval}</>}
       </p>
+      {locked && <p>This week is locked: its time is read-only.</p>}
       {locked && requests.unlock?.status !== 'PENDING' && (
         <button type="button" onClick={() => void run(requestUnlock, 'Unlock requested.')}>
           Request unlock
         </button>
       )}
-      {requests.approval?.status !== 'PENDING' && (
+      {/* Submitted once: a pending or approved week is not offered again (docs/web-app.md, "Locked weeks"). */}
+      {approvalStatus !== 'PENDING' && approvalStatus !== 'RESOLVED' && (
         <button type="button" onClick={() => void run(requestApproval, 'Submitted for approval.')}>
           Submit for approval
         </button>

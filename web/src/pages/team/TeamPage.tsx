@@ -10,6 +10,7 @@ import { deleteUser, directory, inviteUser, loadDirectory, updateUser } from '..
 import { Confirm } from '../manage/Confirm.js';
 import '../manage/manage.css';
 import { RateList } from '../manage/RateList.js';
+import { WeekLocks } from './WeekLocks.js';
 
 type Role = User['role'];
 
@@ -63,6 +64,7 @@ function Person({ user }: { user: User }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const deleting = useSignal(false);
   const showRates = useSignal(false);
+  const showLocks = useSignal(false);
   const name = user.name || user.email;
   const id = `user-${user.id}`;
   const update = async (body: { role?: Role; archived?: boolean }) => {
@@ -94,6 +96,9 @@ function Person({ user }: { user: User }) {
         <button type="button" aria-expanded={showRates.value} onClick={() => (showRates.value = !showRates.value)} aria-label={`${name}'s cost rates`}>
           Cost rates
         </button>
+        <button type="button" aria-expanded={showLocks.value} onClick={() => (showLocks.value = !showLocks.value)} aria-label={`${name}'s timesheet locks`}>
+          Timesheet locks
+        </button>
         <button type="button" class="danger" onClick={() => (deleting.value = true)} aria-label={`Delete ${name}…`}>
           Delete…
         </button>
@@ -123,6 +128,7 @@ function Person({ user }: { user: User }) {
           timeline={costRatesOf(user.id)}
         />
       )}
+      {showLocks.value && <WeekLocks id={`${id}-locks`} userId={user.id} name={name} />}
     </li>
   );
 }
