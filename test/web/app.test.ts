@@ -140,6 +140,7 @@ describe('Web app in a browser', { timeout: 180_000 }, () => {
     try {
       const entry = `#entry-${created.body.id}`;
       await page.locator(`${entry}-day`).fill(dayBefore.toISOString().slice(0, 10));
+      await page.locator(`${entry}-day`).press('Enter');
       await page.getByText(`Week ${lockedWeek.week} of ${lockedWeek.year} is locked: the change was not saved.`).waitFor();
       // The week shown is not taken for the locked one: its entries stay editable, and nothing was moved.
       expect(await page.getByText('This week is locked: its entries are read-only.').count()).toBe(0);

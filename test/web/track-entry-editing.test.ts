@@ -113,6 +113,7 @@ describeInBrowser('Web app: editing entries on Track', ({ h, open }) => {
     const before = { startedAt: thisWeekAt(0, 9), endedAt: thisWeekAt(0, 10) };
 
     await end.fill('08:00');
+    await end.press('Enter');
     await question.waitFor();
     expect(await end.inputValue()).toBe('08:00');
     expect(await end.getAttribute('aria-invalid')).toBe('true');
@@ -128,6 +129,7 @@ describeInBrowser('Web app: editing entries on Track', ({ h, open }) => {
 
     // A start moved past the end is asked about too.
     await start.fill('11:00');
+    await start.press('Enter');
     await question.waitFor();
     expect(await times()).toEqual(before);
     await row.getByRole('button', { name: 'Yes, the next day' }).click();
@@ -136,10 +138,12 @@ describeInBrowser('Web app: editing entries on Track', ({ h, open }) => {
 
     // An entry that runs past midnight goes on ending the next day when its start changes.
     await start.fill('22:00');
+    await start.press('Enter');
     await settled(times).toEqual({ startedAt: thisWeekAt(0, 22), endedAt: thisWeekAt(1, 10) });
     expect(await question.count()).toBe(0);
     // An end after the start is on the start's day.
     await end.fill('23:30');
+    await end.press('Enter');
     await settled(times).toEqual({ startedAt: thisWeekAt(0, 22), endedAt: thisWeekAt(0, 23, 30) });
   });
 });

@@ -5,6 +5,7 @@ import { describedBy, DraftInput, Field } from '../components/Field.js';
 import { ProjectPicker } from '../components/ProjectPicker.js';
 import { TagField } from '../components/TagField.js';
 import { TaskPicker } from '../components/TaskPicker.js';
+import { DateField, TimeField } from '../components/TimeField.js';
 import { showToast } from '../components/Toast.js';
 import {
   changeActivity,
@@ -275,15 +276,9 @@ function EntryRow({ activity }: { activity: Activity }) {
       </div>
       <div class="entry-when">
         <span class="times">
-          <Field id={`${id}-day`} label="Date" hiddenLabel>
-            <input id={`${id}-day`} type="date" value={shown.day} readOnly={locked} onChange={(e) => changeTimes({ ...shown, day: e.currentTarget.value })} />
-          </Field>
-          <Field id={`${id}-start`} label="Start" hiddenLabel error={errors.startedAt}>
-            <input id={`${id}-start`} type="time" value={shown.start} readOnly={locked} onChange={(e) => changeTimes({ ...shown, start: e.currentTarget.value })} {...describedBy(`${id}-start`, errors.startedAt)} />
-          </Field>
-          <Field id={`${id}-end`} label="End" hiddenLabel error={errors.endedAt}>
-            <input id={`${id}-end`} type="time" value={shown.end} readOnly={locked} onChange={(e) => changeTimes({ ...shown, end: e.currentTarget.value })} {...endDescription} />
-          </Field>
+          <DateField id={`${id}-day`} label="Date" hiddenLabel value={shown.day} readOnly={locked} onChange={(day) => changeTimes({ ...shown, day })} />
+          <TimeField id={`${id}-start`} label="Start" hiddenLabel value={shown.start} readOnly={locked} error={errors.startedAt} onChange={(start) => changeTimes({ ...shown, start })} />
+          <TimeField id={`${id}-end`} label="End" hiddenLabel value={shown.end} readOnly={locked} error={errors.endedAt} description={endDescription} onChange={(end) => changeTimes({ ...shown, end })} />
         </span>
         <span class="duration">{formats.value.duration(Date.parse(activity.endedAt!) - Date.parse(activity.startedAt))}</span>
         <span class="check">
