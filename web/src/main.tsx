@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { goToSignIn } from './api/client.js';
 import { ToastRegion } from './components/Toast.js';
@@ -34,19 +34,40 @@ async function start(): Promise<void> {
   state.value = 'ready';
 }
 
+/** On a phone the navigation is behind a menu button (docs/web-app.md, "Layout"). */
+const menuOpen = signal(false);
+
 function Nav() {
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const follow = (event: MouseEvent) => {
+    menuOpen.value = false;
+    followLink(event);
+  };
   const link = (href: string, label: string) => (
-    <a href={href} onClick={followLink} aria-current={currentPath.value === href ? 'page' : undefined}>
+    <a href={href} onClick={follow} aria-current={currentPath.value === href ? 'page' : undefined}>
       {label}
     </a>
   );
+  const toggle = () => {
+    menuOpen.value = !menuOpen.value;
+    // Opened, the focus goes to the first link; the links follow the button in the tab order.
+    if (menuOpen.value) requestAnimationFrame(() => document.querySelector<HTMLElement>('#main-nav a')?.focus());
+  };
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !menuOpen.value) return;
+    menuOpen.value = false;
+    menuButton.current?.focus();
+  };
   return (
-    <header class="top">
+    <header class={menuOpen.value ? 'top menu-open' : 'top'} onKeyDown={closeOnEscape}>
       <a class="skip" href="#main">
         Skip to content
       </a>
       <span class="brand">timetrack</span>
-      <nav aria-label="Main">
+      <button type="button" class="menu-button" ref={menuButton} aria-expanded={menuOpen.value} aria-controls="main-nav" onClick={toggle}>
+        Menu
+      </button>
+      <nav aria-label="Main" id="main-nav">
         {link('/', 'Track')}
         {link('/timesheet', 'Timesheet')}
         <ManageLinks link={link} />
