@@ -15,6 +15,8 @@ const adminRecord = (ws: TestWorkspace) => ({
   avatar: null,
   phone: null,
   title: null,
+  // The first administrator joins with the workspace (docs/rules.md §6 Users).
+  joinedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
 });
 
 const userRecord = (user: TestUser, fields: Record<string, unknown> = {}) => ({
@@ -26,6 +28,7 @@ const userRecord = (user: TestUser, fields: Record<string, unknown> = {}) => ({
   avatar: null,
   phone: null,
   title: null,
+  joinedAt: null,
   ...fields,
 });
 
@@ -89,6 +92,7 @@ describeEachStore('POST /users (invite)', (h) => {
       avatar: null,
       phone: null,
       title: 'Designer',
+      joinedAt: null,
     });
     expect((await as(h, ws).get(`/api/users/${res.body.id}`)).body).toEqual(res.body);
     const messages = await listMessages(h.app.db, { organizationId: ws.organizationId });

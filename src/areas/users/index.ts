@@ -1,2 +1,2 @@
-export { addFirstAdministrator, joinBySingleSignOn, workspaceUserOfEmail } from './join-service.js';
+export { addFirstAdministrator, joinBySingleSignOn, joinOnSignIn, workspaceUserOfEmail } from './join-service.js';
 export { preferredTimeZone } from './preference-service.js';

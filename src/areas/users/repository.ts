@@ -22,6 +22,7 @@ interface UserRow {
   avatar: string | null;
   phone: string | null;
   title: string | null;
+  joined_at: string | null;
 }
 
 const userColumns = [
@@ -33,6 +34,7 @@ const userColumns = [
   'users.avatar',
   'users.phone',
   'users.title',
+  'users.joined_at',
 ] as const;
 
 function selectUsers(db: Db, organizationId: string) {
@@ -53,6 +55,7 @@ const USER_FIELDS = renderedFieldsOf(User, {
   avatar: 'users.avatar',
   phone: 'users.phone',
   title: 'users.title',
+  joinedAt: 'users.joined_at',
 });
 
 const listedUsers = (dialect: 'sqlite' | 'postgres') =>
@@ -129,6 +132,7 @@ function toUser(row: UserRow): User {
     avatar: row.avatar,
     phone: row.phone,
     title: row.title,
+    joinedAt: row.joined_at,
   };
   if (row.name !== null) user.name = row.name;
   return user;
@@ -160,6 +164,8 @@ export interface NewUser {
   role: Role;
   name?: string | null;
   title?: string | null;
+  /** Set for a person who is signing in as they join (docs/rules.md §6 Users); an invited user has none. */
+  joinedAt?: string | null;
 }
 
 /** Adds an account to a workspace as an unarchived user; answers the new user's id. */
@@ -178,9 +184,26 @@ export async function createUser(db: Db, user: NewUser): Promise<string> {
       phone: null,
       title: user.title ?? null,
       created_at: nowIso(),
+      joined_at: user.joinedAt ?? null,
     })
     .execute();
   return id;
+}
+
+/**
+ * Marks the user of an account in a workspace joined, now, unless they are already: answers the
+ * user's id when this call joined them, else undefined.
+ */
+export async function markJoined(db: Db, organizationId: string, accountId: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('users')
+    .set({ joined_at: nowIso() })
+    .where('organization_id', '=', organizationId)
+    .where('account_id', '=', accountId)
+    .where('joined_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** The user of an email in a workspace, by id, and whether they are archived. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN } from '../../route-kit/schemas.js';
+import { Id, IdMap, Name, Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../route-kit/schemas.js';
 import { ROLES } from '../../domain/actor.js';
 
 const Role = StringEnum(ROLES, 'Workspace role');
@@ -17,8 +17,18 @@ export const User = Type.Object(
     avatar: Type.Optional(Nullable(Avatar)),
     phone: Type.Optional(Nullable(Phone)),
     title: Type.Optional(Nullable(Title)),
+    joinedAt: Nullable(
+      Timestamp(
+        'When the user first signed in to this workspace; null while invited (invited by POST /users and not yet signed in). ' +
+          'The first administrator and people single sign-on lets in are joined from their creation.',
+      ),
+    ),
   },
-  { $id: 'User', title: 'User' },
+  {
+    $id: 'User',
+    title: 'User',
+    description: 'A person in the workspace. Invited while joinedAt is null; active (joined) from their first sign-in here on.',
+  },
 );
 export type User = Static<typeof User>;
 

@@ -22,6 +22,8 @@ export interface UsersTable {
   phone: string | null;
   title: string | null;
   created_at: string;
+  /** The first sign-in of the user in the workspace; null while invited (docs/rules.md §6 Users). */
+  joined_at: string | null;
 }
 
 export interface ApiKeysTable {

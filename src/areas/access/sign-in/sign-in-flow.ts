@@ -3,6 +3,7 @@ import type { Db, Trx } from '../../../db/database.js';
 import type { Workspace } from '../../../domain/actor.js';
 import { addHours, addMinutes, nowIso } from '../../../lib/time.js';
 import { hashToken, newToken, SESSION_TOKEN_PREFIX } from '../../../lib/tokens.js';
+import { joinOnSignIn } from '../../users/index.js';
 import { beginSession, type SignInMethod } from '../sessions/index.js';
 import { findTwoFactor, insertChallenge } from './two-factor/two-factor-repository.js';
 import { CHALLENGE_TTL_MINUTES } from './two-factor/two-factor-rules.js';
@@ -102,6 +103,8 @@ async function startSession(trx: Trx, config: Config, signIn: SignIn, context: S
     userAgent: context.userAgent?.slice(0, USER_AGENT_CHARACTERS) ?? null,
     ...(signIn.actingAsUserId !== undefined ? { organizationId: signIn.workspace.id, userId: signIn.actingAsUserId } : {}),
   });
+  // A first sign-in here joins an invited user (docs/rules.md §6 Users); a support session is not theirs.
+  if (signIn.actingAsUserId === undefined) await joinOnSignIn(trx, { organizationId: signIn.workspace.id, accountId: signIn.accountId });
   return { sessionId, token, expiresAt };
 }
 

@@ -70,6 +70,12 @@ function Person({ user }: { user: User }) {
   const update = async (body: { role?: Role; archived?: boolean }) => {
     problem.value = (await updateUser(user.id, body)).error;
   };
+  // Inviting the same email again mails a new link and changes nothing else (docs/rules.md §6 Users).
+  const resend = async () => {
+    const answer = await inviteUser({ email: user.email });
+    problem.value = answer.error;
+    if (!answer.error) showToast({ text: `Invitation sent again to ${user.email}.` });
+  };
   const remove = async () => {
     const answer = await deleteUser(user.id);
     problem.value = answer.error;
@@ -81,6 +87,7 @@ function Person({ user }: { user: User }) {
       <span>
         <strong>{name}</strong> {user.name && <span class="muted">{user.email}</span>} {user.id === me.value?.id && <span class="badge">you</span>}{' '}
         {user.archived && <span class="badge">archived</span>}
+        {user.joinedAt === null && <span class="badge">Invited</span>}
       </span>
       <span class="row-actions">
         <label for={`${id}-role`} class="visually-hidden">
@@ -93,6 +100,11 @@ function Person({ user }: { user: User }) {
         <button type="button" onClick={() => void update({ archived: !user.archived })} aria-label={`${user.archived ? 'Unarchive' : 'Archive'} ${name}`}>
           {user.archived ? 'Unarchive' : 'Archive'}
         </button>
+        {user.joinedAt === null && !user.archived && (
+          <button type="button" onClick={() => void resend()} aria-label={`Resend invitation to ${name}`}>
+            Resend invitation
+          </button>
+        )}
         <button type="button" aria-expanded={showRates.value} onClick={() => (showRates.value = !showRates.value)} aria-label={`${name}'s cost rates`}>
           Cost rates
         </button>
