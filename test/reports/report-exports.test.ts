@@ -45,7 +45,7 @@ describeEachStore('Report exports', (h) => {
     const res = await download(h, w, '/api/reports/run?format=csv&timeZone=UTC', { body });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="July_2026-07-01.csv"; filename*=UTF-8\'\'July%202026-07-01.csv');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="July_2026-07-01-2026-07-31.csv"; filename*=UTF-8\'\'July%202026-07-01%E2%80%932026-07-31.csv');
     expect([...res.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const json = await ok(as(h, w.ws).post('/api/reports/run', body, { query: { timeZone: 'UTC' } }));
     const noProject = json.rows[2].label;
@@ -72,7 +72,9 @@ describeEachStore('Report exports', (h) => {
     });
     const res = await download(h, w, `/api/reports/${saved.id}/entries?format=csv&timeZone=UTC`);
     expect(res.status).toBe(200);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="${saved.name}_2026-07-01_entries.csv"; filename*=UTF-8''${saved.name}%202026-07-01%20entries.csv`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="${saved.name}_2026-07-01-2026-07-31_entries.csv"; filename*=UTF-8''${saved.name}%202026-07-01%E2%80%932026-07-31%20entries.csv`,
+    );
     const admin = await adminName(h, w);
     expect(lines(res.text.slice(1))).toEqual([
       'Person,Client,Project,Task,Description,Tags,Billable,Date,Start,End,Duration (h),Duration (H:MM),Raw duration (h),Raw duration (H:MM),' +
@@ -93,7 +95,32 @@ describeEachStore('Report exports', (h) => {
     const res = await download(h, w, `/api/reports/${saved.id}/run?format=csv&timeZone=UTC`);
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe(
-      'attachment; filename="Uber_Q3_plan_2026-07-01.csv"; filename*=UTF-8\'\'%C3%9Cber%20Q3%20plan%202026-07-01.csv',
+      'attachment; filename="Uber_Q3_plan_2026-07-01-2026-07-31.csv"; filename*=UTF-8\'\'%C3%9Cber%20Q3%20plan%202026-07-01%E2%80%932026-07-31.csv',
+    );
+  });
+
+  it('an export is named after its report and period: a saved report\'s name, "Report" for an unnamed ad-hoc one, the first and last day in the report\'s zone', async () => {
+    const w = await world(h);
+    const saved = await make.report(h, w.ws, { ...report(['time']), name: 'Client hours', period: 'custom', start: '2026-07-06T00:00:00Z', end: '2026-07-13T00:00:00Z' });
+    const summary = await download(h, w, `/api/reports/${saved.id}/run?format=xlsx&timeZone=UTC`);
+    expect(summary.status).toBe(200);
+    expect(summary.headers['content-disposition']).toBe(
+      'attachment; filename="Client_hours_2026-07-06-2026-07-12.xlsx"; filename*=UTF-8\'\'Client%20hours%202026-07-06%E2%80%932026-07-12.xlsx',
+    );
+    const detailed = await download(h, w, `/api/reports/${saved.id}/entries?format=csv&timeZone=UTC`);
+    expect(detailed.status).toBe(200);
+    expect(detailed.headers['content-disposition']).toBe(
+      'attachment; filename="Client_hours_2026-07-06-2026-07-12_entries.csv"; filename*=UTF-8\'\'Client%20hours%202026-07-06%E2%80%932026-07-12%20entries.csv',
+    );
+    const { name: _, ...unnamed } = report(['time']);
+    const adHoc = await download(h, w, '/api/reports/run?format=csv&timeZone=America%2FNew_York', { body: unnamed });
+    expect(adHoc.status).toBe(200);
+    // July in UTC is 30 June 20:00 to 31 July 20:00 in New York.
+    expect(adHoc.headers['content-disposition']).toBe('attachment; filename="Report_2026-06-30-2026-07-31.csv"; filename*=UTF-8\'\'Report%202026-06-30%E2%80%932026-07-31.csv');
+    const adHocEntries = await download(h, w, '/api/reports/entries?format=xlsx&timeZone=UTC', { body: unnamed });
+    expect(adHocEntries.status).toBe(200);
+    expect(adHocEntries.headers['content-disposition']).toBe(
+      'attachment; filename="Report_2026-07-01-2026-07-31_entries.xlsx"; filename*=UTF-8\'\'Report%202026-07-01%E2%80%932026-07-31%20entries.xlsx',
     );
   });
 
@@ -102,7 +129,7 @@ describeEachStore('Report exports', (h) => {
     const res = await download(h, w, '/api/reports/entries?format=xlsx&timeZone=UTC', { body: report(['time', 'revenue', 'cost']) });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="July_2026-07-01_entries\.xlsx"/);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="July_2026-07-01-2026-07-31_entries\.xlsx"/);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.bytes as unknown as ArrayBuffer);
     const sheet = book.getWorksheet('Report')!;
@@ -152,7 +179,8 @@ describeEachStore('Report exports', (h) => {
     const res = await download(h, w, '/api/reports/run?format=pdf&timeZone=Europe%2FBerlin', { body: { ...SUMMARY, name: 'July summary' } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="July_summary_2026-07-01.pdf"; filename*=UTF-8\'\'July%20summary%202026-07-01.pdf');
+    // The period's days in the report's zone: July in UTC ends at 02:00 on 1 August in Berlin.
+    expect(res.headers['content-disposition']).toBe('attachment; filename="July_summary_2026-07-01-2026-08-01.pdf"; filename*=UTF-8\'\'July%20summary%202026-07-01%E2%80%932026-08-01.pdf');
     const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: res.bytes }).toString('utf8');
     expect(text).toContain('July summary');
     // The custom period's bounds, as wall-clock times of the report's zone.

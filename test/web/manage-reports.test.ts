@@ -181,7 +181,7 @@ describeInBrowser('Web app: the reports page', ({ h, open }) => {
     const { body, query } = await runAndCapture(page);
 
     const csv = await download(page, 'Export CSV');
-    expect(csv.name).toBe('report 2026-07-01.csv');
+    expect(csv.name).toBe('Report 2026-07-01–2026-07-31.csv');
     const fromApi = await h.call('POST', '/api/reports/run', { host: ws.host, token: ws.admin.token, body, query: { ...query, format: 'csv' } });
     expect(csv.bytes.toString('utf8')).toBe(fromApi.text);
     const rows = parseCsv(csv.bytes.toString('utf8'));
@@ -198,7 +198,7 @@ describeInBrowser('Web app: the reports page', ({ h, open }) => {
     expect(totals).toContain('100.00');
 
     const xlsx = await download(page, 'Export XLSX');
-    expect(xlsx.name).toBe('report 2026-07-01.xlsx');
+    expect(xlsx.name).toBe('Report 2026-07-01–2026-07-31.xlsx');
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
     const sheet = book.worksheets[0];
@@ -208,7 +208,7 @@ describeInBrowser('Web app: the reports page', ({ h, open }) => {
     expect((last.values as unknown[]).filter((value) => value === 100)).toHaveLength(1);
 
     const pdf = await download(page, 'Export PDF');
-    expect(pdf.name).toBe('report 2026-07-01.pdf');
+    expect(pdf.name).toBe('Report 2026-07-01–2026-07-31.pdf');
     const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf.bytes }).toString('utf8');
     expect(text).toContain('Time by project');
     expect(text).toMatch(/Total\s+5:30/);

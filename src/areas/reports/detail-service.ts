@@ -14,6 +14,7 @@ import { prepareReportRun, type ReportRun, type RunDefinition } from './run-prep
 import { exportFileName } from './exports/disposition.js';
 import type { ExportTable } from './exports/table.js';
 import { labeller } from './exports/labels.js';
+import { periodDaysOf } from './summary-table.js';
 
 /** A detailed report's answer: a JSON page (with the cursor of the next one), or the whole report as a file. */
 export type DetailAnswer =
@@ -57,8 +58,8 @@ export async function detailedReport(db: Db, actor: Actor, definition: RunDefini
     rows: mapped(everyEntry(db, run), (entries) => entries.map(writer.row)),
     totals: writer.totals,
   };
-  const firstDay = wallClock(run.timeZone, run.period.start, run.period.start)(run.period.start).slice(0, 10);
-  return { format, table, fileName: exportFileName(name ?? 'report', `${firstDay} entries`, format) };
+  const days = periodDaysOf(run.period.start, run.period.end, run.timeZone);
+  return { format, table, fileName: exportFileName(name, days, format, 'entries') };
 }
 
 function namesOf(directory: Awaited<ReturnType<typeof readDirectory>>): Names {

@@ -6,7 +6,7 @@ import { exportFileName } from './exports/disposition.js';
 import { labeller, type Overridable } from './exports/labels.js';
 import type { REPORT_FORMATS } from './schemas.js';
 import { summaryJson } from './summary-json.js';
-import { firstDayOf, summaryTable } from './summary-table.js';
+import { periodDaysOf, summaryTable } from './summary-table.js';
 
 /*
  * The one place a report run's format is chosen (`format` query): JSON is the summary itself; CSV,
@@ -41,6 +41,6 @@ export async function summaryAnswer(reply: FastifyReply, run: FormattedRun): Pro
     return reply.type('application/json; charset=utf-8').send(json);
   }
   const table = summaryTable(run.result, run.name ?? 'Summary report', labeller(run.overrides), { workspace: run.workspace, subtotals: run.format === 'pdf' });
-  const fileName = exportFileName(run.name ?? 'report', firstDayOf(run.result.start, run.result.timeZone), run.format);
+  const fileName = exportFileName(run.name, periodDaysOf(run.result.start, run.result.end, run.result.timeZone), run.format);
   return sendExport(reply, run.format, table, fileName);
 }

@@ -1,6 +1,7 @@
 import type { SummaryResult } from './engine/summary.js';
 import type { Dimension, SummaryRow, SummaryTotals } from './engine/tree.js';
 import { wallClock, type Labeller } from './detail-rules.js';
+import type { PeriodDays } from './exports/disposition.js';
 import { inTurnsOf, type Cell, type ExportColumn, type ExportTable, type Row } from './exports/table.js';
 
 /*
@@ -119,3 +120,9 @@ function chartOf(result: SummaryResult, metricColumns: ExportColumn[]): ExportTa
 
 /** The calendar day the period starts on, in its zone: part of an export's file name. */
 export const firstDayOf = (start: string, zone: string): string => wallClock(zone, start, start)(start).slice(0, 10);
+
+/** The first and last calendar days of a period `[start, end)` in its zone: an export's file name. */
+export function periodDaysOf(start: string, end: string, zone: string): PeriodDays {
+  const last = new Date(Math.max(Date.parse(start), Date.parse(end) - 1)).toISOString();
+  return { first: firstDayOf(start, zone), last: firstDayOf(last, zone) };
+}

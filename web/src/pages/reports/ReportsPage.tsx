@@ -90,6 +90,18 @@ export function ReportsPage() {
     }
   };
 
+  /** The result again, after an entry was changed: the entries keep the page they show. */
+  const refresh = async () => {
+    const from = source.value;
+    if (!from) return;
+    const query = { timeZone: from.timeZone };
+    const answer = from.saved
+      ? await api.GET('/reports/{reportId}/run', { params: { path: { reportId: from.saved }, query } })
+      : await api.POST('/reports/run', { params: { query }, body: from.body });
+    problem.value = answer.error;
+    if (answer.data) result.value = answer.data as ReportResult;
+  };
+
   const run = (event: Event) => {
     event.preventDefault();
     void show({ body: runBody(draft.value, timeZone), timeZone });
@@ -295,7 +307,7 @@ export function ReportsPage() {
           </div>
         </section>
       )}
-      {source.value && <Entries key={runs.value} source={source.value} />}
+      {source.value && <Entries key={runs.value} source={source.value} onChanged={() => void refresh()} />}
     </>
   );
 }

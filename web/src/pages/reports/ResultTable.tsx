@@ -62,7 +62,8 @@ export function ResultTable({ result }: { result: ReportResult }) {
   const withheld = totals.revenueWithheldTime ?? 0;
   return (
     <>
-      <div class="table-wrap">
+      {/* Focusable: on a narrow screen the table scrolls sideways, and the keyboard must be able to scroll it. */}
+      <div class="table-wrap" tabIndex={0} role="region" aria-labelledby="report-table-caption">
         <table class="table report-table" aria-labelledby="report-table-caption">
           <caption id="report-table-caption" class="visually-hidden">
             The report, grouped by {dims.map((d) => DIMENSIONS[d].toLowerCase()).join(', then ')}
