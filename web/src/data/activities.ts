@@ -1,6 +1,6 @@
 import { computed, signal } from '@preact/signals';
 import { api, type Activity, type Problem, type Schemas } from '../api/client.js';
-import { dayOf, isoWeek, mondayOf, zonedInstant } from '../lib/time.js';
+import { addDays, dayKey, dayOf, isoWeek, mondayOf, zonedInstant } from '../lib/time.js';
 import { announceChange } from './changes.js';
 import { formats } from './preferences.js';
 import { projects } from './projects.js';
@@ -38,6 +38,31 @@ export async function loadThisWeekEntries(): Promise<void> {
   loadShown = load;
   if (answer.data) thisWeekEntries.value = Object.values(answer.data).filter((activity) => activity.userId === user.id).map(withUnansweredChanges);
   thisWeekEntriesLoaded.value = true;
+}
+
+/**
+ * The past week Track shows (docs/web-app.md, "Track"): the person's activities that start in it, by the
+ * key of its Monday (`2026-11-30`). Null before one is loaded.
+ */
+export const pastWeekEntries = signal<{ monday: string; entries: Activity[] } | null>(null);
+
+let pastLoadsBegun = 0;
+let pastLoadShown = 0;
+
+/** Loads the person's activities of the week that begins on this Monday (a day of their time zone). */
+export async function loadPastWeekEntries(monday: Date): Promise<void> {
+  const user = me.value!;
+  const tz = formats.value.timeZone;
+  const from = zonedInstant(monday, 0, 0, tz);
+  const to = zonedInstant(addDays(monday, 7), 0, 0, tz);
+  const load = ++pastLoadsBegun;
+  const writesBefore = writesAnswered;
+  const answer = await api.GET('/activities', { params: { query: { from: from.toISOString(), to: to.toISOString(), userId: user.id } } });
+  if (load < pastLoadShown || writesBefore !== writesAnswered) return;
+  pastLoadShown = load;
+  if (!answer.data) return;
+  const entries = Object.values(answer.data).filter((activity) => activity.userId === user.id && Date.parse(activity.startedAt) >= from.getTime());
+  pastWeekEntries.value = { monday: dayKey(monday), entries: entries.map(withUnansweredChanges) };
 }
 
 /** After a write of this page is answered: the activities are loaded again, here and in other tabs. */
@@ -128,10 +153,12 @@ function withUnansweredChanges(activity: Activity): Activity {
   return pending ? ({ ...activity, ...pending.body } as Activity) : activity;
 }
 
-export async function changeActivity(activity: Activity, body: ActivityChange): Promise<Problem | undefined> {
+export async function changeActivity(activity: Pick<Activity, 'id' | 'startedAt'>, body: ActivityChange): Promise<Problem | undefined> {
   const pending = unanswered.get(activity.id);
   unanswered.set(activity.id, { body: { ...pending?.body, ...body }, writes: (pending?.writes ?? 0) + 1 });
   thisWeekEntries.value = thisWeekEntries.value.map((entry) => (entry.id === activity.id ? withUnansweredChanges(entry) : entry));
+  const past = pastWeekEntries.value;
+  if (past) pastWeekEntries.value = { ...past, entries: past.entries.map((entry) => (entry.id === activity.id ? withUnansweredChanges(entry) : entry)) };
   const answer = await api.PUT('/activities/{activityId}', { params: { path: { activityId: activity.id } }, body });
   const left = unanswered.get(activity.id)!;
   if (left.writes === 1) unanswered.delete(activity.id);
@@ -149,8 +176,10 @@ export async function deleteActivity(activity: Activity): Promise<Problem | unde
   return answer.error;
 }
 
-/** Records a finished activity (a deleted one again, by "Undo": with a new id). */
-export async function recordActivity(body: NewActivity): Promise<void> {
-  await api.POST('/activities', { body });
+/** Records a finished activity (added by hand, or a deleted one again by "Undo": with a new id); the API's refusal, if any. */
+export async function recordActivity(body: NewActivity): Promise<Problem | undefined> {
+  const answer = await api.POST('/activities', { body });
+  remember423(answer.error, body);
   written();
+  return answer.error;
 }

@@ -11,8 +11,10 @@ import {
   changeActivity,
   defaultBillable,
   deleteActivity,
+  loadPastWeekEntries,
   loadThisWeekEntries,
   lockedWeekOf,
+  pastWeekEntries,
   recordActivity,
   runningTimer,
   sameWorkAs,
@@ -31,7 +33,9 @@ import { loadRequests, requestUnlock } from '../data/requests.js';
 import { loadTags, tags } from '../data/tags.js';
 import { ensureTasks, taskOf } from '../data/tasks.js';
 import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
-import { addDays, dateInputValue, dayKey, dayOf, isoWeek, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
+import { currentSearch, followLink, navigate } from '../lib/router.js';
+import { addDays, dateInputValue, dayKey, dayOf, isoWeek, mondayOf, mondayOfWeek, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
+import { AddTime } from './AddTime.js';
 
 type ChangeBody = Schemas['UpdateActivityBody'];
 
@@ -323,7 +327,7 @@ function EntryRow({ activity }: { activity: Activity }) {
  * A locked week and the offer to ask an administrator to unlock it: the notice of the week shown, or
  * (`refusal`) the answer to a change refused because it would touch that week.
  */
-function UnlockOffer({ year, week, refusal = false, offer = true }: Week & { refusal?: boolean; offer?: boolean }) {
+function UnlockOffer({ year, week, refusal = false, offer = true, current = true }: Week & { refusal?: boolean; offer?: boolean; current?: boolean }) {
   const message = useSignal<string | null>(null);
   const request = weekRequests.value[weekKey(year, week)]?.unlock;
   const ask = async () => {
@@ -332,7 +336,7 @@ function UnlockOffer({ year, week, refusal = false, offer = true }: Week & { ref
   const waiting = !offer ? '' : request?.status === 'PENDING' ? ' Your unlock request is waiting for an administrator.' : request?.status === 'REJECTED' ? ' Your unlock request was rejected.' : '';
   return (
     <div class={refusal ? 'error' : 'notice'} role={refusal ? 'alert' : 'note'}>
-      <p>{refusal ? `Week ${week} of ${year} is locked: the change was not saved.${waiting}` : `This week is locked: its entries are read-only.${waiting}`}</p>
+      <p>{refusal ? `Week ${week} of ${year} is locked: the change was not saved.${waiting}` : `${current ? 'This week' : `Week ${week} of ${year}`} is locked: its entries are read-only.${waiting}`}</p>
       {offer && request?.status !== 'PENDING' && (
         <button type="button" onClick={ask}>
           {refusal ? `Request unlock of week ${week}` : 'Request unlock'}
@@ -343,18 +347,75 @@ function UnlockOffer({ year, week, refusal = false, offer = true }: Week & { ref
   );
 }
 
+/** The Monday of the week the address names (`?week=2026-W49`), else null: this week. */
+function weekInAddress(search: string): Date | null {
+  const match = /^(\d{4})-W(\d{2})$/.exec(new URLSearchParams(search).get('week') ?? '');
+  if (!match || Number(match[2]) < 1 || Number(match[2]) > 53) return null;
+  const monday = mondayOfWeek(Number(match[1]), Number(match[2]));
+  // Week 53 of a year that has none is no week.
+  return isoWeek(monday).week === Number(match[2]) ? monday : null;
+}
+
+/** Previous and next week, and back to this one; the week shown is in the address (docs/web-app.md, "Track"). */
+function WeekNav({ monday, thisMonday }: { monday: Date; thisMonday: Date }) {
+  const { year, week } = isoWeek(monday);
+  const go = (weeks: number) => {
+    const to = addDays(monday, weeks * 7);
+    const shown = isoWeek(to);
+    navigate(dayKey(to) === dayKey(thisMonday) ? '/' : `/?week=${weekKey(shown.year, shown.week)}`);
+  };
+  const current = dayKey(monday) === dayKey(thisMonday);
+  return (
+    <nav class="week-nav" aria-label="Week">
+      <button type="button" onClick={() => go(-1)} aria-label="Previous week">
+        ← Previous
+      </button>
+      <p aria-live="polite">
+        {formats.value.dayRange(monday, addDays(monday, 6))}{' '}
+        <span class="muted">
+          (week {week} of {year})
+        </span>
+      </p>
+      {!current && (
+        <>
+          {monday < thisMonday && (
+            <button type="button" onClick={() => go(1)} aria-label="Next week">
+              Next →
+            </button>
+          )}
+          <a href="/" onClick={followLink}>
+            This week
+          </a>
+        </>
+      )}
+    </nav>
+  );
+}
+
 export function TrackPage() {
+  const tz = formats.value.timeZone;
+  const thisMonday = mondayOf(dayOf(Date.now(), tz));
+  const monday = weekInAddress(currentSearch.value) ?? thisMonday;
+  const current = dayKey(monday) === dayKey(thisMonday);
   useSignalEffect(() => {
     void changes.value;
-    void loadThisWeekEntries();
+    const past = weekInAddress(currentSearch.value);
+    const shownPast = past && dayKey(past) !== dayKey(mondayOf(dayOf(Date.now(), formats.value.timeZone))) ? past : null;
+    // One listing at a time: the API runs at most two of a token at once (docs/rules.md §6 Listing activities).
+    void (async () => {
+      if (shownPast) await loadPastWeekEntries(shownPast);
+      await loadThisWeekEntries();
+    })();
     void loadRequests();
     void loadClients();
     void loadTags();
   });
+  const past = pastWeekEntries.value;
+  const shownEntries = current ? thisWeekEntries.value : past?.monday === dayKey(monday) ? past.entries : [];
+  const loaded = current ? thisWeekEntriesLoaded.value : past?.monday === dayKey(monday);
   // The tasks of the projects the week's entries are on, for their names and pickers.
-  useSignalEffect(() => ensureTasks(new Set(thisWeekEntries.value.map((activity) => activity.projectId))));
-  const tz = formats.value.timeZone;
-  const finished = thisWeekEntries.value.filter((activity) => activity.endedAt !== null).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
+  useSignalEffect(() => ensureTasks(new Set([...thisWeekEntries.value, ...(pastWeekEntries.value?.entries ?? [])].map((activity) => activity.projectId))));
+  const finished = shownEntries.filter((activity) => activity.endedAt !== null).sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
   const days = new Map<string, { day: Date; items: Activity[]; total: number }>();
   for (const activity of finished) {
     const day = dayOf(Date.parse(activity.startedAt), tz);
@@ -363,17 +424,19 @@ export function TrackPage() {
     group.total += Date.parse(activity.endedAt!) - Date.parse(activity.startedAt);
     days.set(dayKey(day), group);
   }
-  const thisWeek = isoWeek(dayOf(Date.now(), tz));
+  const shownWeek = isoWeek(monday);
   const weekTotal = [...days.values()].reduce((sum, group) => sum + group.total, 0);
   return (
     <>
       <h1>Track</h1>
       <TimerBar />
-      {weekLocked(thisWeek.year, thisWeek.week) && <UnlockOffer {...thisWeek} />}
+      <WeekNav monday={monday} thisMonday={thisMonday} />
+      {weekLocked(shownWeek.year, shownWeek.week) && <UnlockOffer {...shownWeek} current={current} />}
+      <AddTime key={dayKey(monday)} defaultDay={current ? dayKey(dayOf(Date.now(), tz)) : dayKey(monday)} entries={shownEntries} />
       <h2 class="week-total">
-        This week <span>{formats.value.duration(weekTotal)}</span>
+        {current ? 'This week' : `Week ${shownWeek.week} of ${shownWeek.year}`} <span>{formats.value.duration(weekTotal)}</span>
       </h2>
-      {thisWeekEntriesLoaded.value && days.size === 0 && <p class="muted">No time recorded this week yet.</p>}
+      {loaded && days.size === 0 && <p class="muted">{current ? 'No time recorded this week yet.' : `No time recorded in week ${shownWeek.week}.`}</p>}
       {[...days.values()].map((group) => (
         <section key={dayKey(group.day)} class="day" aria-labelledby={`day-${dayKey(group.day)}`}>
           <h3 id={`day-${dayKey(group.day)}`}>
