@@ -19,7 +19,7 @@ describe('Web app sessions in a browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await context.cookies()).toEqual([]);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Track' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await expect.poll(async () => (await context.cookies(t.world.origin('acme'))).length).toBe(1);
     const [cookie] = await context.cookies(t.world.origin('acme'));
     expect(cookie).toMatchObject({ name: 'timetrack_access_token', httpOnly: true, sameSite: 'Lax', path: '/', domain: 'acme.localhost' });
@@ -151,7 +151,7 @@ describe('Web app sign-in by password and public pages in a browser', { timeout:
     await page.getByText('That code is wrong or already used.').waitFor();
     await page.getByLabel('Code from your authenticator app').fill(currentCode(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Track' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect((await context.cookies(t.world.origin('acme'))).map((cookie) => cookie.name)).toEqual(['timetrack_access_token']);
     await context.close();
   });

@@ -36,7 +36,7 @@ async function signOutAndIn(page: Page, user: TestUser): Promise<void> {
 }
 
 describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
-  it('with codes required, sign-in continues into enrolment and then Track; the code step replaces the form, focused, refuses a wrong code in words, and a recovery code works once', async () => {
+  it('with codes required, sign-in continues into enrolment and then the dashboard; the code step replaces the form, focused, refuses a wrong code in words, and a recovery code works once', async () => {
     const ws = await h.workspace();
     await givePassword(h, ws, ws.admin);
     const page = await open(ws, ws.admin, '/settings');
@@ -70,7 +70,7 @@ describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     await expectAccessible(page);
     await shown.getByRole('button', { name: 'Continue to timetrack' }).click();
-    await page.getByRole('heading', { name: 'Track', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // Signing in again: the code step takes the form's place, its field focused.
     await signOutAndIn(page, ws.admin);
@@ -84,7 +84,7 @@ describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
     await page.getByRole('alert').getByText('That code is wrong or already used.').waitFor();
     await page.getByLabel('Code from your authenticator app').fill(codeOf(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Track', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // A recovery code instead of a code: once.
     await signOutAndIn(page, ws.admin);
@@ -92,7 +92,7 @@ describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
     await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('second-factor');
     await page.getByLabel('Recovery code').fill(recoveryCodes[0]);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Track', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await signOutAndIn(page, ws.admin);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByLabel('Recovery code').fill(recoveryCodes[0]);
@@ -100,7 +100,7 @@ describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
     await page.getByRole('alert').getByText('That code is wrong or already used.').waitFor();
     await page.getByLabel('Recovery code').fill(recoveryCodes[1].toUpperCase());
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Track', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // Profile → Security: required here, so the codes cannot be turned off; new recovery codes can be had.
     await page.getByRole('link', { name: 'Profile' }).click();

@@ -6,9 +6,10 @@ import { ToastRegion } from './components/Toast.js';
 import { loadSession, me, signOut } from './data/session.js';
 import { enrolmentRequired } from './data/two-factor.js';
 import { currentPath, followLink, navigate } from './lib/router.js';
+import { lazyPage } from './pages/manage/lazy.js';
 import { MANAGE_PAGES, ManageLinks } from './pages/manage/nav.js';
 import { ProfilePage } from './pages/Profile.js';
-import { SignInPage } from './pages/SignIn.js';
+import { LANDING, SignInPage } from './pages/SignIn.js';
 import { TimesheetPage } from './pages/Timesheet.js';
 import { TrackPage } from './pages/Track.js';
 import { EnrolFirstPage } from './pages/TwoFactor.js';
@@ -16,6 +17,7 @@ import './styles.css';
 
 const PAGES: Record<string, { title: string; page: () => preact.JSX.Element }> = {
   '/': { title: 'Track', page: TrackPage },
+  '/dashboard': { title: 'Dashboard', page: lazyPage(() => import('./pages/dashboard/DashboardPage.js').then((m) => m.DashboardPage)) },
   '/timesheet': { title: 'Timesheet', page: TimesheetPage },
   '/profile': { title: 'Profile', page: ProfilePage },
   ...MANAGE_PAGES,
@@ -31,6 +33,8 @@ async function start(): Promise<void> {
     goToSignIn();
     return;
   }
+  // Where sign-in lands without a page to return to: administrators' dashboard, everyone else's Track (docs/web-app.md).
+  if (location.pathname === LANDING) navigate(me.value?.role === 'Administrator' ? '/dashboard' : '/', { replace: true });
   state.value = 'ready';
 }
 
@@ -68,6 +72,7 @@ function Nav() {
         Menu
       </button>
       <nav aria-label="Main" id="main-nav">
+        {link('/dashboard', 'Dashboard')}
         {link('/', 'Track')}
         {link('/timesheet', 'Timesheet')}
         <ManageLinks link={link} />

@@ -16,10 +16,13 @@ export function rememberNext(): void {
   if (samePath(next)) localStorage.setItem(NEXT_KEY, next);
 }
 
+/** Where signing in lands without a page to return to: the app sends it on to the role's first page (docs/web-app.md, "Dashboard"). */
+export const LANDING = '/home';
+
 export function nextPath(): string {
   const next = new URLSearchParams(location.search).get('next') ?? localStorage.getItem(NEXT_KEY);
   localStorage.removeItem(NEXT_KEY);
-  return samePath(next) ? next : '/';
+  return samePath(next) ? next : LANDING;
 }
 
 /** What the sign-in page shows beyond its forms (GET /auth/providers): the workspace's name, single sign-on. */
@@ -41,6 +44,7 @@ function RedeemLink() {
   const problem = useSignal<string | null>(null);
   const busy = useSignal(false);
   const resetting = useSignal(false);
+  const inviting = useSignal<string | null>(null);
   const challenge = useSignal<{ code: string; purpose: string } | null>(null);
   const redeem = async () => {
     busy.value = true;
@@ -54,9 +58,11 @@ function RedeemLink() {
     history.replaceState(null, '', '/auth/one-time');
     if (answer.data.twoFactorRequired && answer.data.challenge) challenge.value = { code: answer.data.challenge, purpose: answer.data.purpose };
     else if (answer.data.purpose === 'password-reset') resetting.value = true;
+    else if (answer.data.purpose === 'invitation' && !passwordPromptDone(answer.data.email)) inviting.value = answer.data.email;
     else location.replace(nextPath());
   };
   if (resetting.value) return <NewPassword />;
+  if (inviting.value) return <NewPassword invitedEmail={inviting.value} />;
   if (challenge.value) {
     const { code, purpose } = challenge.value;
     const then = () => {
@@ -127,25 +133,49 @@ function SecondFactor({ challenge, then }: { challenge: string; then: () => void
 }
 
 /** Right after a reset link: the new password (no current one needed for a few minutes). */
-function NewPassword() {
+/*
+ * A person arriving by an invitation is asked once to set a password (docs/web-app.md): set or
+ * skipped, the answer is kept in localStorage for the email, so a later invitation does not ask again.
+ */
+const PROMPTED_KEY = 'timetrack.password-prompted';
+const passwordPromptDone = (email: string): boolean => (localStorage.getItem(PROMPTED_KEY) ?? '').split(' ').includes(email);
+function passwordPromptAnswered(email: string | undefined): void {
+  if (email && !passwordPromptDone(email)) localStorage.setItem(PROMPTED_KEY, `${localStorage.getItem(PROMPTED_KEY) ?? ''} ${email}`.trim());
+}
+
+/** The new password after a reset link, or the prompt for one (with "Later") after an invitation link. */
+function NewPassword({ invitedEmail }: { invitedEmail?: string }) {
   const problem = useSignal<Problem | undefined>(undefined);
   const errors = fieldErrors(problem.value);
+  const invited = invitedEmail !== undefined;
   const submit = async (event: Event) => {
     event.preventDefault();
     const newPassword = String(new FormData(event.currentTarget as HTMLFormElement).get('newPassword') ?? '');
     const answer = await api.PUT('/auth/password', { body: { newPassword } });
     problem.value = answer.error;
-    if (!answer.error) location.replace(nextPath());
+    if (answer.error) return;
+    passwordPromptAnswered(invitedEmail);
+    location.replace(nextPath());
+  };
+  const later = () => {
+    passwordPromptAnswered(invitedEmail);
+    location.replace(nextPath());
   };
   return (
     <form class="card narrow" onSubmit={submit} aria-labelledby="reset-heading">
-      <h1 id="reset-heading">Choose a new password</h1>
+      <h1 id="reset-heading">{invited ? 'Set a password' : 'Choose a new password'}</h1>
+      {invited && <p>Welcome! With a password you can sign in without waiting for a mailed link. You can also set one later in Profile → Security.</p>}
       <Field id="reset-password" label="New password (12 characters or more)" error={errors.newPassword}>
         <input id="reset-password" name="newPassword" type="password" autocomplete="new-password" required minLength={12} maxLength={256} {...describedBy('reset-password', errors.newPassword)} />
       </Field>
       <button type="submit" class="primary">
         Save and continue
       </button>
+      {invited && (
+        <button type="button" onClick={later}>
+          Later
+        </button>
+      )}
       {problem.value && !problem.value.errors && <p class="error" role="alert">{problemMessage(problem.value)}</p>}
     </form>
   );
