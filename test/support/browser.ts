@@ -95,11 +95,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function phoneScreenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}-360.png`);
-  // Taken at 360 px, then the page goes back to its own size: a test goes on as it was.
-  const size = page.viewportSize();
   await page.setViewportSize({ width: 360, height: 780 });
   await page.screenshot({ path: file, fullPage: true });
-  if (size) await page.setViewportSize(size);
   return file;
 }
 

@@ -78,7 +78,7 @@ describeInBrowser('Web app: every page fits its window', ({ h, open }) => {
     const found = await misfits(page, 'Track');
 
     // Settings holds the tags.
-    for (const title of ['Timesheet', 'Profile', 'Clients', 'Team', 'Requests', 'Settings', 'Geofences']) {
+    for (const title of ['Dashboard', 'Timesheet', 'Profile', 'Clients', 'Team', 'Requests', 'Settings', 'Geofences']) {
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: title, exact: true }).click();
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -149,8 +149,8 @@ describeInBrowser('Web app: every page fits its window', ({ h, open }) => {
     await menu.focus();
     await page.keyboard.press('Enter');
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
-    await nav.getByRole('link', { name: 'Track' }).waitFor();
-    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Track');
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Dashboard');
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBe(360);
     await expectAccessible(page);
     await screenshot(page, 'navigation-menu', h);

@@ -25,7 +25,7 @@ describeInBrowser('Web app: notification preferences', ({ h, open }) => {
     expect(await group.locator('label').allTextContents()).toEqual(offered);
     expect(await group.getByRole('checkbox').count()).toBe(3);
     for (const label of offered) expect(await group.getByRole('checkbox', { name: label, exact: true }).isChecked()).toBe(true);
-    expect(await page.getByText(/Dashboard|Pop-up|An activity is created|Monthly goal reached/).count()).toBe(0);
+    expect(await page.locator('main').getByText(/Dashboard|Pop-up|An activity is created|Monthly goal reached/).count()).toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'profile-notifications', h);
 

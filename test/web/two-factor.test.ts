@@ -54,6 +54,8 @@ describeInBrowser('Web app: two-factor codes', ({ h, open }) => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await expectAccessible(page);
     await screenshot(page, 'two-factor-enrolment', h);
+    // The screenshot leaves the page at 360 px, where the navigation is behind its menu: back to the desktop size.
+    await page.setViewportSize({ width: 1100, height: 800 });
 
     const confirm = page.getByRole('form', { name: 'Confirm two-factor codes' });
     await confirm.getByLabel('2. Type the six-digit code the app shows').fill(wrongCodeOf(secret));
