@@ -1,11 +1,9 @@
 import { useSignal } from '@preact/signals';
 import { fieldErrors, problemMessage, type Activity, type Problem } from '../api/client.js';
 import { describedBy, Field } from '../components/Field.js';
-import { ProjectPicker } from '../components/ProjectPicker.js';
-import { TagField } from '../components/TagField.js';
-import { TaskPicker } from '../components/TaskPicker.js';
 import { DateField, TimeField } from '../components/TimeField.js';
-import { defaultBillable, lockedWeekOf, recordActivity } from '../data/activities.js';
+import { WorkFields } from '../components/WorkFields.js';
+import { lockedWeekOf, recordActivity } from '../data/activities.js';
 import { formats } from '../data/preferences.js';
 import { dayKey, dayOf, parseDateInput, parseDuration, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
 
@@ -127,35 +125,7 @@ export function AddTime({ defaultDay, entries }: { defaultDay: string; entries: 
             {...describedBy('add-duration', durationError)}
           />
         </Field>
-        <ProjectPicker
-          id="add-project"
-          label="Project"
-          projectId={projectId.value}
-          error={errors.projectId}
-          onChange={(id) => {
-            projectId.value = id;
-            taskId.value = null;
-            billable.value = defaultBillable(id, null);
-          }}
-        />
-        {projectId.value && (
-          <TaskPicker
-            id="add-task"
-            label="Task"
-            projectId={projectId.value}
-            taskId={taskId.value}
-            error={errors.taskId}
-            onChange={(id) => {
-              taskId.value = id;
-              billable.value = defaultBillable(projectId.value, id);
-            }}
-          />
-        )}
-        <TagField id="add-tags" label="Tags" tagIds={tagIds.value} error={errors.tagIds} onChange={(ids) => (tagIds.value = ids)} />
-        <span class="check">
-          <input id="add-billable" type="checkbox" checked={billable.value} onChange={(e) => (billable.value = e.currentTarget.checked)} />
-          <label for="add-billable">Billable</label>
-        </span>
+        <WorkFields prefix="add" work={{ projectId, taskId, tagIds, billable }} errors={errors} />
         <button type="submit" class="primary" disabled={busy.value}>
           Add
         </button>

@@ -6,6 +6,7 @@ import { ProjectPicker } from '../components/ProjectPicker.js';
 import { TagField } from '../components/TagField.js';
 import { TaskPicker } from '../components/TaskPicker.js';
 import { DateField, TimeField } from '../components/TimeField.js';
+import { WorkFields } from '../components/WorkFields.js';
 import { showToast } from '../components/Toast.js';
 import {
   changeActivity,
@@ -26,13 +27,13 @@ import {
   type Week,
 } from '../data/activities.js';
 import { changes } from '../data/changes.js';
-import { clients, loadClients } from '../data/clients.js';
+import { loadClients } from '../data/clients.js';
 import { formats } from '../data/preferences.js';
-import { projects } from '../data/projects.js';
 import { loadRequests, requestUnlock } from '../data/requests.js';
 import { loadTags, tags } from '../data/tags.js';
-import { ensureTasks, taskOf } from '../data/tasks.js';
+import { ensureTasks } from '../data/tasks.js';
 import { weekKey, weekLocked, weekRequests } from '../data/weeks.js';
+import { workOf } from '../data/work.js';
 import { currentSearch, followLink, navigate } from '../lib/router.js';
 import { addDays, dateInputValue, dayKey, dayOf, isoWeek, mondayOf, mondayOfWeek, parseDateInput, parseTimeInput, timeInputValue, zonedInstant } from '../lib/time.js';
 import { AddTime } from './AddTime.js';
@@ -41,15 +42,6 @@ type ChangeBody = Schemas['UpdateActivityBody'];
 
 /** Ticks every second while a timer runs. */
 const now = signal(Date.now());
-
-/** "Client · Project · Task" of an activity, as far as it has them. */
-function workOf(activity: Activity): string {
-  const project = activity.projectId ? projects.value[activity.projectId] : undefined;
-  const client = project?.clientId ? clients.value[project.clientId] : undefined;
-  const task = taskOf(activity.projectId, activity.taskId);
-  if (!project) return 'No project';
-  return [client?.name, project.name, task?.name].filter(Boolean).join(' · ');
-}
 
 /** An activity's tags, read only. */
 function TagList({ tagIds, label }: { tagIds: readonly string[]; label: string }) {
@@ -128,36 +120,7 @@ function TimerBar() {
       <Field id="timer-name" label="What are you working on?" error={errors.name}>
         <input id="timer-name" required maxLength={255} value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} {...describedBy('timer-name', errors.name)} />
       </Field>
-      <ProjectPicker
-        id="timer-project"
-        label="Project"
-        projectId={projectId.value}
-        error={errors.projectId}
-        onChange={(id) => {
-          projectId.value = id;
-          // A task belongs to one project: another project takes none of it (the API refuses it).
-          taskId.value = null;
-          billable.value = defaultBillable(id, null);
-        }}
-      />
-      {projectId.value && (
-        <TaskPicker
-          id="timer-task"
-          label="Task"
-          projectId={projectId.value}
-          taskId={taskId.value}
-          error={errors.taskId}
-          onChange={(id) => {
-            taskId.value = id;
-            billable.value = defaultBillable(projectId.value, id);
-          }}
-        />
-      )}
-      <TagField id="timer-tags" label="Tags" tagIds={tagIds.value} error={errors.tagIds} onChange={(ids) => (tagIds.value = ids)} />
-      <span class="check">
-        <input id="timer-billable" type="checkbox" checked={billable.value} onChange={(e) => (billable.value = e.currentTarget.checked)} />
-        <label for="timer-billable">Billable</label>
-      </span>
+      <WorkFields prefix="timer" work={{ projectId, taskId, tagIds, billable }} errors={errors} />
       <button type="submit" class="primary" disabled={busy.value}>
         Start
       </button>

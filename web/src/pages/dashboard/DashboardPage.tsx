@@ -2,36 +2,27 @@ import { useSignal, useSignalEffect } from '@preact/signals';
 import { problemMessage, type Activity, type Problem } from '../../api/client.js';
 import { loadThisWeekEntries, runningTimer, sameWorkAs, startTimer, thisWeekEntries, thisWeekEntriesLoaded } from '../../data/activities.js';
 import { changes } from '../../data/changes.js';
-import { clients, loadClients } from '../../data/clients.js';
+import { loadClients } from '../../data/clients.js';
 import { loadRecentEntries, loadTeamWeek, loadTrackingNow, recentEntries, teamWeek, teamWeekProblem, trackingNow, type Hours } from '../../data/dashboard.js';
 import { membersById } from '../../data/members.js';
 import { formats } from '../../data/preferences.js';
-import { projects } from '../../data/projects.js';
 import { loadRequests, requests } from '../../data/requests.js';
 import { me } from '../../data/session.js';
 import { loadTags } from '../../data/tags.js';
-import { ensureTasks, taskOf } from '../../data/tasks.js';
+import { ensureTasks } from '../../data/tasks.js';
 import { directory, loadDirectory, userLabel } from '../../data/users.js';
 import { followLink } from '../../lib/router.js';
 import { addDays, dayKey, dayOf, mondayOf } from '../../lib/time.js';
 import '../manage/manage.css';
 import { describeRequest, KIND_LABELS } from '../requests/describe.js';
 import './dashboard.css';
+import { workOf } from '../../data/work.js';
 
 /*
  * The dashboard (docs/web-app.md, "Dashboard"): for everyone their week and their recent entries to
  * continue; for administrators, where they land after signing in, this week's hours by person and
  * by project, who is tracking now and the pending requests.
  */
-
-/** "Client · Project · Task" of an activity, as far as it has them. */
-function workOf(activity: Activity): string {
-  const project = activity.projectId ? projects.value[activity.projectId] : undefined;
-  const client = project?.clientId ? clients.value[project.clientId] : undefined;
-  const task = taskOf(activity.projectId, activity.taskId);
-  if (!project) return 'No project';
-  return [client?.name, project.name, task?.name].filter(Boolean).join(' · ');
-}
 
 const length = (activity: Activity) => Date.parse(activity.endedAt ?? new Date().toISOString()) - Date.parse(activity.startedAt);
 
