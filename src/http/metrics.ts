@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type GaugeConfiguration, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type GaugeConfiguration, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { WebhookPassResult } from '../areas/webhooks/index.js';
 import { oldestPendingDelivery, oldestUnqueuedChange, unsentMailCount } from '../db/backlog.js';
 import { unauthorized } from '../domain/errors.js';
@@ -79,6 +79,74 @@ interface RequestCounting {
   answered(route: string, request: FastifyRequest, reply: FastifyReply): void;
 }
 
+/** One method, route pattern and status: how many answers, and their durations by bucket (not cumulated). */
+interface AnswerSeries {
+  labels: { method: string; route: string; status: string };
+  count: number;
+  sum: number;
+  buckets: number[];
+}
+
+/** What the registry reads of a metric: its name and, at each scrape, its values. */
+type ScrapedMetric = Parameters<Registry['registerMetric']>[0];
+
+/**
+ * The request counter and duration histogram, counted in plain numbers: a request costs one map
+ * lookup and a few additions. prom-client's labelled children hash their labels on every call; here
+ * the registry is handed the values at each scrape, in the text format its own counter and histogram
+ * write (docs/operations.md "Metrics").
+ */
+class AnswerCounts {
+  private readonly series = new Map<string, AnswerSeries>();
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      series = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: DURATION_BUCKETS.map(() => 0) };
+      this.series.set(key, series);
+    }
+    series.count++;
+    series.sum += seconds;
+    const bucket = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
+    if (bucket >= 0) series.buckets[bucket]++;
+  }
+
+  counter(name: string, help: string): ScrapedMetric {
+    const get = async () => ({
+      name,
+      help,
+      type: 'counter',
+      aggregator: 'sum',
+      values: [...this.series.values()].map((series) => ({ labels: series.labels, value: series.count })),
+    });
+    return { name, help, get, reset: () => this.series.clear() } as unknown as ScrapedMetric;
+  }
+
+  histogram(name: string, help: string): ScrapedMetric {
+    const get = async () => ({
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      values: [...this.series.values()].flatMap((series) => {
+        let below = 0;
+        const buckets = DURATION_BUCKETS.map((bound, i) => {
+          below += series.buckets[i];
+          return { labels: { ...series.labels, le: bound }, value: below, metricName: `${name}_bucket` };
+        });
+        return [
+          ...buckets,
+          { labels: { ...series.labels, le: '+Inf' }, value: series.count, metricName: `${name}_bucket` },
+          { labels: series.labels, value: series.sum, metricName: `${name}_sum` },
+          { labels: series.labels, value: series.count, metricName: `${name}_count` },
+        ];
+      }),
+    });
+    return { name, help, get, reset: () => this.series.clear() } as unknown as ScrapedMetric;
+  }
+}
+
 function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCounting {
   const registry = new Registry();
   const registers = [registry];
@@ -88,14 +156,11 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
   // nodejs_active_requests and nodejs_active_resources give the same counts by type.
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 
-  const requests = new Counter({ name: 'timetrack_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
-  const durations = new Histogram({
-    name: 'timetrack_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer being sent, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'],
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
+  const answers = new AnswerCounts();
+  registry.registerMetric(answers.counter('timetrack_http_requests_total', 'HTTP requests answered, by method, route pattern and status.'));
+  registry.registerMetric(
+    answers.histogram('timetrack_http_request_duration_seconds', 'Time from a request arriving to its answer being sent, by method, route pattern and status.'),
+  );
   let inFlight = 0;
   new Gauge({
     name: 'timetrack_http_requests_in_flight',
@@ -147,8 +212,6 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
     },
   });
 
-  // One counter and one histogram child per method, route and status, found by one lookup a request.
-  const children = new Map<string, { count: Counter.Internal; duration: Histogram.Internal<string> }>();
   const leaveFlight = () => {
     inFlight--;
   };
@@ -158,15 +221,7 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
   };
   const answered = (route: string, request: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
-    const key = `${request.method} ${status} ${route}`;
-    let child = children.get(key);
-    if (child === undefined) {
-      const labels = { method: request.method, route, status: String(status) };
-      child = { count: requests.labels(labels), duration: durations.labels(labels) };
-      children.set(key, child);
-    }
-    child.count.inc();
-    child.duration.observe(reply.elapsedTime / 1000);
+    answers.record(request.method, route, status, reply.elapsedTime / 1000);
     if (status === 429) rateLimited.inc({ route });
     else if (status === 401 && SIGN_IN_ROUTES[route] !== undefined) signInFailures.inc({ method: SIGN_IN_ROUTES[route] });
   };
