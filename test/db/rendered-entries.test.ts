@@ -22,6 +22,7 @@ describe('renderedFieldsOf', () => {
       'email:text',
       'role:text',
       'archived:boolean',
+      'joinedAt:nullable',
       'name:optional',
       'avatar:nullable',
       'phone:nullable',

@@ -13,16 +13,16 @@ export const User = Type.Object(
     email: Type.String({ format: 'email', description: 'The account\'s email, lower case' }),
     role: Role,
     archived: Type.Boolean({ description: 'Archived users keep their data; their tokens answer 401' }),
-    name: Type.Optional(Type.String({ description: 'Left out when the user has none' })),
-    avatar: Type.Optional(Nullable(Avatar)),
-    phone: Type.Optional(Nullable(Phone)),
-    title: Type.Optional(Nullable(Title)),
     joinedAt: Nullable(
       Timestamp(
         'When the user first signed in to this workspace; null while invited (invited by POST /users and not yet signed in). ' +
           'The first administrator and people single sign-on lets in are joined from their creation.',
       ),
     ),
+    name: Type.Optional(Type.String({ description: 'Left out when the user has none' })),
+    avatar: Type.Optional(Nullable(Avatar)),
+    phone: Type.Optional(Nullable(Phone)),
+    title: Type.Optional(Nullable(Title)),
   },
   {
     $id: 'User',
