@@ -23,9 +23,11 @@ const destinationOf = (log: object): { write(line: string): unknown } => (log as
 export const accessLog = fp(async (app: FastifyInstance) => {
   app.addHook('onResponse', (request, reply, done) => {
     const log = request.log as pino.Logger;
+    // One hook per answered request, for the line and the metrics both: the route is read once.
+    const route = request.routeOptions.url;
+    app.metrics?.answered(route, request, reply);
     if (log.isLevelEnabled('info')) {
       const workspace = request.workspace as Workspace | null | undefined;
-      const route = request.routeOptions.url;
       destinationOf(log).write(
         `{"level":30,"time":${Date.now()}${boundFieldsOf(log)},"method":${JSON.stringify(request.method)},` +
           `"route":${route === undefined ? 'null' : JSON.stringify(route)},"status":${reply.statusCode},` +

@@ -18,6 +18,11 @@ export interface Metrics {
   countWebhookDeliveries(outcomes: Readonly<WebhookPassResult>): void;
   /** Starts the listener of METRICS_HOST:METRICS_PORT, which answers only GET /metrics and closes with the app; answers its address. */
   listen(): Promise<AddressInfo>;
+  /**
+   * Counts one answered request under its route pattern (undefined: no route took it, UNMATCHED_ROUTE), with
+   * its duration. Called by the access log's hook, the one hook every answered request runs.
+   */
+  answered(route: string | undefined, request: FastifyRequest, reply: FastifyReply): void;
 }
 
 declare module 'fastify' {
@@ -75,8 +80,6 @@ class ScrapedGauge extends Gauge {
 interface RequestCounting {
   /** Counts one received request in flight until its response closes (answered or not). */
   received(response: http.ServerResponse): void;
-  /** Counts one answered request of a route pattern (or UNMATCHED_ROUTE), with its duration. */
-  answered(route: string, request: FastifyRequest, reply: FastifyReply): void;
 }
 
 /** One method, route pattern and status: how many answers, and their durations by bucket (not cumulated). */
@@ -217,10 +220,12 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
   };
   const received = (response: http.ServerResponse) => {
     inFlight++;
-    response.once('close', leaveFlight);
+    // 'close' comes once: `on` spares the wrapper `once` would make per request.
+    response.on('close', leaveFlight);
   };
-  const answered = (route: string, request: FastifyRequest, reply: FastifyReply) => {
+  const answered = (pattern: string | undefined, request: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
+    const route = pattern ?? UNMATCHED_ROUTE;
     answers.record(request.method, route, status, reply.elapsedTime / 1000);
     if (status === 429) rateLimited.inc({ route });
     else if (status === 401 && SIGN_IN_ROUTES[route] !== undefined) signInFailures.inc({ method: SIGN_IN_ROUTES[route] });
@@ -232,6 +237,7 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
     registry,
     scrape,
     countWebhookDeliveries: (outcomes) => void webhookOutcomes.push(outcomes),
+    answered,
     listen: () =>
       new Promise<AddressInfo>((resolve, reject) => {
         const { port, host } = app.config.metrics;
@@ -264,7 +270,7 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  return { metrics, received, answered };
+  return { metrics, received };
 }
 
 /** Whether two secrets are the same, in a time that does not tell how much of them matches. */
@@ -290,20 +296,7 @@ export const metrics = fp(async (app: FastifyInstance) => {
   // In flight: from the server's request event to the response's close, which comes whether the answer
   // was sent or its client went first (requests made with inject, in tests, never reach the server).
   app.server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => built.received(response));
-  // Answered: each route counts under its own pattern, known when it is added, so a request costs no
-  // lookup of its route; a request no route took (the not-found handler's) counts as UNMATCHED_ROUTE.
-  app.addHook('onRoute', (route) => {
-    const pattern = route.url;
-    const count = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      built.answered(pattern, request, reply);
-      done();
-    };
-    route.onResponse = route.onResponse === undefined ? [count] : [...[route.onResponse].flat(), count];
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) built.answered(UNMATCHED_ROUTE, request, reply);
-    done();
-  });
+  // Answered requests are counted by the access log's onResponse hook (Metrics.answered).
   if (settings.public) {
     const token = settings.token!;
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
