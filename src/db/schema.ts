@@ -3,6 +3,7 @@ import type { ClientsTable } from './tables/clients.js';
 import type { ChangeEventsTable, ChangeFeedsTable } from './tables/changes.js';
 import type { BillingTransactionsTable, ReceiptsTable, SubscriptionsTable } from './tables/billing.js';
 import type { GeofencesTable } from './tables/geofences.js';
+import type { ImportEntriesTable, ImportKeysTable, ImportsTable } from './tables/imports.js';
 import type { AccountsTable, ApiKeysTable, SessionsTable, UsersTable } from './tables/identity.js';
 import type { OrganizationDomainsTable, OrganizationsTable, RetiredDomainsTable } from './tables/organizations.js';
 import type { OutboxTable, ReportsTable, UserPreferencesTable } from './tables/people.js';
@@ -60,4 +61,7 @@ export interface Database {
   clients: ClientsTable;
   tasks: TasksTable;
   activity_tags: ActivityTagsTable;
+  imports: ImportsTable;
+  import_entries: ImportEntriesTable;
+  import_keys: ImportKeysTable;
 }

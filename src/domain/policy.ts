@@ -98,6 +98,8 @@ const POLICY = {
   /** Tasks of a project (docs/rules.md §6 Tasks): read as the project is; written by administrators and the project's admins. */
   'tasks:read': { Administrator: ['all'], User: ['member'] },
   'tasks:write': { Administrator: ['all'], User: ['administered'] },
+  /** Imports of another tool's export (docs/rules.md §6 Imports): they add people, projects and time to the whole workspace. */
+  'imports:manage': admins,
 } as const satisfies Record<string, Partial<Record<Role, readonly Scope[]>>>;
 
 export type Permission = keyof typeof POLICY;

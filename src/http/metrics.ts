@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type GaugeConfiguration, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { runningImportsOf } from '../areas/imports/index.js';
 import type { WebhookPassResult } from '../areas/webhooks/index.js';
 import { oldestPendingDelivery, oldestUnqueuedChange, unsentMailCount } from '../db/backlog.js';
 import { unauthorized } from '../domain/errors.js';
@@ -192,7 +193,14 @@ function buildMetrics(app: FastifyInstance): { metrics: Metrics } & RequestCount
     log,
   );
   new ScrapedGauge({ name: 'timetrack_outbox_pending', help: 'Mail in the outbox not yet sent.', registers }, () => unsentMailCount(app.db), log);
-  new Gauge({ name: 'timetrack_imports_running', help: 'Imports running in this instance (always 0: the service has no imports yet).', registers });
+  new Gauge({
+    name: 'timetrack_imports_running',
+    help: 'Imports running in this instance.',
+    registers,
+    collect() {
+      this.set(runningImportsOf(app.server));
+    },
+  });
 
   const webhookOutcomes: Readonly<WebhookPassResult>[] = [];
   const counted = { succeeded: 0, failed: 0, gave_up: 0 };

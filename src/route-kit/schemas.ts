@@ -68,10 +68,12 @@ interface OperationSpec<P, Q, B, R> {
   params?: P;
   querystring?: Q;
   body?: B;
-  /** The 200 answer. */
+  /** The 200 answer (202 when `accepted`). */
   response: R;
+  /** The answer is 202 Accepted: the work goes on in the background, and the answer is its record. */
+  accepted?: true;
   /** Problem statuses beyond the ones every operation can answer, with what they mean here. */
-  errors?: Partial<Record<401 | 403 | 404 | 409 | 410 | 422 | 423, string>>;
+  errors?: Partial<Record<401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 423, string>>;
   /** No bearer token needed. */
   public?: boolean;
   /**
@@ -137,12 +139,12 @@ export function operation<
     summary: spec.summary,
     description: spec.description,
     ...(spec.public ? { security: [] } : {}),
-    response: { 200: spec.files ? withFiles(spec.response, spec.files) : spec.response, ...problems },
+    response: { [spec.accepted ? 202 : 200]: spec.files ? withFiles(spec.response, spec.files) : spec.response, ...problems },
   };
   if (spec.params) schema.params = spec.params;
   if (spec.querystring) schema.querystring = spec.querystring;
   if (spec.body) schema.body = spec.body;
-  return schema as { params: P; querystring: Q; body: B; response: { 200: R } };
+  return schema as { params: P; querystring: Q; body: B; response: { 200: R; 202: R } };
 }
 
 /** A 200 of JSON or files: Fastify serializes the JSON by its schema and sends a file's stream as it is. */

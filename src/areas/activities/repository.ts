@@ -1,5 +1,5 @@
-import type { Selectable, Updateable } from 'kysely';
-import { dialectOf, type Db } from '../../db/database.js';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { dialectOf, type Db, type Trx } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
 import { recordOfRow, rowOfRecord } from '../../db/record-rows.js';
 import type { ActivitiesTable } from '../../db/tables/tracking.js';
@@ -119,3 +119,26 @@ export async function findUserRole(db: Db, organizationId: string, userId: strin
 }
 
 const toActivity = (row: ActivityRow): Activity => recordOfRow<Activity>(ACTIVITY_FIELDS, row);
+
+/**
+ * The entries an import staged, inserted as activities in one statement of the import's transaction
+ * (docs/rules.md §6 Imports), with their tag links; answers how many. The longest of each user's
+ * entries updates the look-back of listings (activity_length_bounds).
+ */
+export async function insertStagedActivities(trx: Trx, organizationId: string, importId: string, longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>): Promise<number> {
+  const now = nowIso();
+  const inserted = await sql`insert into activities (id, organization_id, user_id, project_id, task_id, name, billable, started_at, ended_at, tag_ids, created_at, updated_at)
+    select id, organization_id, user_id, project_id, task_id, name, billable, started_at, ended_at, tag_ids, ${now}, ${now}
+    from import_entries where import_id = ${importId} and organization_id = ${organizationId}`.execute(trx);
+  const tagLinks =
+    dialectOf(trx) === 'postgres'
+      ? sql`insert into activity_tags (activity_id, tag_id, organization_id)
+          select e.id, t.value, e.organization_id from import_entries e cross join lateral jsonb_array_elements_text(e.tag_ids::jsonb) as t(value)
+          where e.import_id = ${importId} and e.tag_ids <> '[]'`
+      : sql`insert into activity_tags (activity_id, tag_id, organization_id)
+          select e.id, t.value, e.organization_id from import_entries e, json_each(e.tag_ids) t
+          where e.import_id = ${importId} and e.tag_ids <> '[]'`;
+  await tagLinks.execute(trx);
+  for (const entry of longest) await noteLength(trx, { organization_id: organizationId, user_id: entry.userId, started_at: entry.startedAt, ended_at: entry.endedAt });
+  return Number(inserted.numAffectedRows ?? 0);
+}

@@ -20,6 +20,7 @@ import {
   findRunningTimer,
   findUserRole,
   insertActivity,
+  insertStagedActivities,
   updateActivity as updateActivityRow,
   type ActivityChanges,
 } from './repository.js';
@@ -302,3 +303,14 @@ export async function listActivities(db: Db, actor: Actor, query: ActivityQuery)
   const page = await listActivitiesPage(db, filter, reader, { limit: Number(query.limit), after });
   return page.last === undefined ? { entries: page.entries } : { entries: page.entries, next: cursorOf(page.last) };
 }
+
+/**
+ * Adds the activities an import staged, in the import's transaction (docs/rules.md §6 Imports): an
+ * administrator's writes, so locked weeks take them; no change-feed event each (docs/rules.md §6 Imports).
+ */
+export const addImportedActivities = (
+  trx: Trx,
+  organizationId: string,
+  importId: string,
+  longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>,
+): Promise<number> => insertStagedActivities(trx, organizationId, importId, longest);

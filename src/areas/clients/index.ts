@@ -1,1 +1,1 @@
-export { assertClientForProject } from './service.js';
+export { addImportedClients, assertClientForProject } from './service.js';

@@ -96,3 +96,25 @@ export async function deleteClient(db: Db, organizationId: string, id: string): 
 function toClient(row: ClientRow): Client {
   return { id: row.id, name: row.name, archived: fromDbBool(row.archived), notes: row.notes };
 }
+
+/** Clients an import brings, with the ids its plan gave them (docs/rules.md §6 Imports). */
+export async function insertClientRows(db: Db, organizationId: string, clients: ReadonlyArray<{ id: string; name: string }>): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < clients.length; i += 500) {
+    await db
+      .insertInto('clients')
+      .values(
+        clients.slice(i, i + 500).map((client) => ({
+          id: client.id,
+          organization_id: organizationId,
+          name: client.name,
+          name_key: clientNameKey(client.name),
+          archived: toDbBool(false),
+          notes: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}

@@ -5,6 +5,7 @@ import { notFound } from '../../domain/errors.js';
 import { readerScope } from '../../domain/policy.js';
 import { recordChange } from '../changes/index.js';
 import {
+  insertClientRows,
   deleteClient,
   findClient,
   insertClient,
@@ -88,3 +89,7 @@ export async function removeClient(db: Db, actor: Actor, id: string): Promise<vo
 export async function assertClientForProject(trx: Trx, organizationId: string, clientId: string): Promise<void> {
   if ((await selectClientArchived(trx, organizationId, clientId)) !== false) throw unusableClient();
 }
+
+/** Adds the clients an import brings, in the import's transaction (docs/rules.md §6 Imports). */
+export const addImportedClients = (trx: Trx, organizationId: string, clients: ReadonlyArray<{ id: string; name: string }>): Promise<void> =>
+  insertClientRows(trx, organizationId, clients);

@@ -394,3 +394,47 @@ function toMember(row: MemberRow): ProjectMember {
   if (row.title !== null) member.title = row.title;
   return member;
 }
+
+/**
+ * Projects an import brings, with the ids its plan gave them (docs/rules.md §6 Imports): not billable,
+ * each the palette's next color after the `existing` projects of the workspace.
+ */
+export async function insertProjectRows(
+  db: Db,
+  organizationId: string,
+  projects: ReadonlyArray<{ id: string; name: string; clientId: string | null; color: string }>,
+): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < projects.length; i += 500) {
+    await db
+      .insertInto('projects')
+      .values(
+        projects.slice(i, i + 500).map((project) => ({
+          id: project.id,
+          organization_id: organizationId,
+          name: project.name,
+          name_key: projectNameKey(project.name),
+          archived: toDbBool(false),
+          billable: toDbBool(false),
+          avatar: null,
+          notes: null,
+          client_id: project.clientId,
+          color: project.color,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Memberships an import brings (project role User), with the ids its plan gave them. */
+export async function insertMemberRows(db: Db, organizationId: string, members: ReadonlyArray<{ id: string; projectId: string; userId: string }>, assignedBy: string): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < members.length; i += 500) {
+    await db
+      .insertInto('project_members')
+      .values(members.slice(i, i + 500).map((member) => newMemberRow({ organizationId, projectId: member.projectId, userId: member.userId, role: 'User', assignedBy }, member.id, now)))
+      .execute();
+  }
+}

@@ -15,7 +15,9 @@ import {
   findProject,
   findProjectWithMembership,
   insertMember,
+  insertMemberRows,
   insertProject,
+  insertProjectRows,
   listProjectsJson,
   selectProjectExists,
   selectProjectForBooking,
@@ -167,4 +169,15 @@ export async function removeProject(db: Db, actor: Actor, projectId: string): Pr
     if (!(await deleteProject(trx, organizationId, projectId))) throw notFound('project');
     await recordChange(trx, { organizationId, type: 'project.deleted', actorId: actor.userId, data: { id: projectId } });
   });
+}
+
+/** Adds the projects and memberships an import brings, in the import's transaction (docs/rules.md §6 Imports). */
+export async function addImportedProjects(
+  trx: Trx,
+  organizationId: string,
+  added: { projects: ReadonlyArray<{ id: string; name: string; clientId: string | null }>; members: ReadonlyArray<{ id: string; projectId: string; userId: string }>; assignedBy: string },
+): Promise<void> {
+  const existing = await countProjects(trx, organizationId);
+  await insertProjectRows(trx, organizationId, added.projects.map((project, index) => ({ ...project, color: defaultProjectColor(existing + index) })));
+  await insertMemberRows(trx, organizationId, added.members, added.assignedBy);
 }

@@ -136,3 +136,46 @@ export async function deleteRevenueRate(db: Db, member: MemberRef, rateId: strin
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** A rate an import brings: its period and value from the file, no tax. */
+export interface ImportedRate {
+  id: string;
+  from: string;
+  to: string | null;
+  value: number;
+  currency: string;
+}
+
+const importedRateColumns = (organizationId: string, rate: ImportedRate, now: string) => ({
+  id: rate.id,
+  organization_id: organizationId,
+  currency: rate.currency,
+  from_at: rate.from,
+  to_at: rate.to,
+  tax_rate: 0,
+  value: rate.value,
+  created_at: now,
+  updated_at: now,
+});
+
+/** Revenue and cost rates an import brings, with the ids its plan gave them (docs/rules.md §6 Imports). */
+export async function insertImportedRates(
+  db: Db,
+  organizationId: string,
+  revenue: ReadonlyArray<ImportedRate & { projectId: string; memberId: string }>,
+  cost: ReadonlyArray<ImportedRate & { userId: string }>,
+): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < revenue.length; i += 500) {
+    await db
+      .insertInto('revenue_rates')
+      .values(revenue.slice(i, i + 500).map((rate) => ({ ...importedRateColumns(organizationId, rate, now), project_id: rate.projectId, member_id: rate.memberId })))
+      .execute();
+  }
+  for (let i = 0; i < cost.length; i += 500) {
+    await db
+      .insertInto('cost_rates')
+      .values(cost.slice(i, i + 500).map((rate) => ({ ...importedRateColumns(organizationId, rate, now), user_id: rate.userId })))
+      .execute();
+  }
+}

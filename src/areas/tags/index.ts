@@ -1,2 +1,2 @@
-export { findTagsForBooking } from './service.js';
+export { addImportedTags, findTagsForBooking } from './service.js';
 export type { Tag } from './schemas.js';

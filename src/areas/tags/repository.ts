@@ -100,3 +100,24 @@ export async function deleteTag(db: Db, organizationId: string, id: string): Pro
 function toTag(row: TagRow): Tag {
   return { id: row.id, name: row.name, archived: fromDbBool(row.archived) };
 }
+
+/** Tags an import brings, with the ids its plan gave them (docs/rules.md §6 Imports). */
+export async function insertTagRows(db: Db, organizationId: string, tags: ReadonlyArray<{ id: string; name: string }>): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < tags.length; i += 500) {
+    await db
+      .insertInto('tags')
+      .values(
+        tags.slice(i, i + 500).map((tag) => ({
+          id: tag.id,
+          organization_id: organizationId,
+          name: tag.name,
+          name_key: tagNameKey(tag.name),
+          archived: toDbBool(false),
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}

@@ -1,9 +1,9 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { recordChange } from '../changes/index.js';
-import { deleteTag, findTag, insertTag, listTags, selectTagsForBooking, updateTag, type TagChanges } from './repository.js';
+import { deleteTag, findTag, insertTag, insertTagRows, listTags, selectTagsForBooking, updateTag, type TagChanges } from './repository.js';
 import { cleanTagName, tagNameTaken } from './rules.js';
 import type { Tag, TagCreate, TagUpdate } from './schemas.js';
 
@@ -58,3 +58,7 @@ export async function removeTag(db: Db, actor: Actor, tagId: string): Promise<vo
     await recordChange(trx, { organizationId, type: 'tag.deleted', actorId: actor.userId, data: { id: tagId } });
   });
 }
+
+/** Adds the tags an import brings, in the import's transaction (docs/rules.md §6 Imports). */
+export const addImportedTags = (trx: Trx, organizationId: string, tags: ReadonlyArray<{ id: string; name: string }>): Promise<void> =>
+  insertTagRows(trx, organizationId, tags);

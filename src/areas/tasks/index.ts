@@ -1,2 +1,2 @@
-export { findTaskForBooking } from './service.js';
+export { addImportedTasks, findTaskForBooking } from './service.js';
 export type { Task } from './schemas.js';

@@ -110,3 +110,26 @@ function toTask(row: TaskRow): Task {
     billable: row.billable === null ? null : fromDbBool(row.billable),
   };
 }
+
+/** Tasks an import brings, with the ids its plan gave them (docs/rules.md §6 Imports): billable null, as the project says. */
+export async function insertTaskRows(db: Db, organizationId: string, tasks: ReadonlyArray<{ id: string; projectId: string; name: string }>): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < tasks.length; i += 500) {
+    await db
+      .insertInto('tasks')
+      .values(
+        tasks.slice(i, i + 500).map((task) => ({
+          id: task.id,
+          organization_id: organizationId,
+          project_id: task.projectId,
+          name: task.name,
+          name_key: taskNameKey(task.name),
+          archived: toDbBool(false),
+          billable: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}

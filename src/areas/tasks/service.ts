@@ -1,11 +1,11 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Trx } from '../../db/database.js';
 import { withConstraintProblems } from '../../db/errors.js';
 import type { Actor } from '../../domain/actor.js';
 import { forbidden, notFound } from '../../domain/errors.js';
 import { permits } from '../../domain/policy.js';
 import { recordChange } from '../changes/index.js';
 import { readableProject } from '../projects/index.js';
-import { deleteTask, findTask, insertTask, listTasks, selectTaskForBooking, updateTask, type TaskChanges } from './repository.js';
+import { deleteTask, findTask, insertTask, insertTaskRows, listTasks, selectTaskForBooking, updateTask, type TaskChanges } from './repository.js';
 import { cleanTaskName, taskNameTaken, unknownTask } from './rules.js';
 import type { Task, TaskCreate, TaskUpdate } from './schemas.js';
 
@@ -86,3 +86,7 @@ export async function removeTask(db: Db, actor: Actor, projectId: string, taskId
     await recordChange(trx, { organizationId, type: 'task.deleted', actorId: actor.userId, data: { id: taskId, projectId: id } });
   });
 }
+
+/** Adds the tasks an import brings, in the import's transaction (docs/rules.md §6 Imports). */
+export const addImportedTasks = (trx: Trx, organizationId: string, tasks: ReadonlyArray<{ id: string; projectId: string; name: string }>): Promise<void> =>
+  insertTaskRows(trx, organizationId, tasks);

@@ -227,3 +227,28 @@ export async function workspaceNameOf(db: Db, organizationId: string): Promise<s
   const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirstOrThrow();
   return row.name;
 }
+
+/** Users an import brings (role User, invited: joined_at null), with the ids its plan gave them (docs/rules.md §6 Imports). */
+export async function insertUserRows(db: Db, organizationId: string, users: ReadonlyArray<{ id: string; accountId: string; name: string | null }>): Promise<void> {
+  const now = nowIso();
+  for (let i = 0; i < users.length; i += 500) {
+    await db
+      .insertInto('users')
+      .values(
+        users.slice(i, i + 500).map((user) => ({
+          id: user.id,
+          organization_id: organizationId,
+          account_id: user.accountId,
+          role: 'User',
+          archived: toDbBool(false),
+          name: user.name,
+          avatar: null,
+          phone: null,
+          title: null,
+          created_at: now,
+          joined_at: null,
+        })),
+      )
+      .execute();
+  }
+}

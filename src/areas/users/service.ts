@@ -4,7 +4,7 @@ import { lockRowForWrite } from '../../db/locks.js';
 import type { Actor } from '../../domain/actor.js';
 import { notFound } from '../../domain/errors.js';
 import { recordChange, type ChangeType } from '../changes/index.js';
-import { countOtherActiveAdmins, deleteUser, findUser, listUsersJson, updateUser } from './repository.js';
+import { countOtherActiveAdmins, deleteUser, findUser, insertUserRows, listUsersJson, updateUser } from './repository.js';
 import { adminRemoval, assertMayUpdate, lastAdmin, userChanges } from './rules.js';
 import type { User, UserUpdate } from './schemas.js';
 
@@ -79,3 +79,10 @@ export async function removeUser(db: Db, actor: Actor, userId: string): Promise<
     await recordChange(trx, { organizationId, type: 'user.deleted', actorId: actor.userId, data: target });
   });
 }
+
+/**
+ * Adds the people an import brings as Users, invited (not yet joined), in the import's transaction
+ * (docs/rules.md §6 Imports); the import found or made each one's account.
+ */
+export const addImportedUsers = (trx: Trx, organizationId: string, users: ReadonlyArray<{ id: string; accountId: string; name: string | null }>): Promise<void> =>
+  insertUserRows(trx, organizationId, users);

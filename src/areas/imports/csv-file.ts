@@ -1,0 +1,55 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse } from 'csv-parse';
+
+/** The delimiter of a CSV file: `;` when its header line has more of them than commas (Kimai in some locales). */
+async function delimiterOf(path: string): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    let commas = 0;
+    let semicolons = 0;
+    let quoted = false;
+    for (const char of text) {
+      if (char === '"') quoted = !quoted;
+      else if (!quoted && (char === '\n' || char === '\r')) break;
+      else if (!quoted && char === ',') commas++;
+      else if (!quoted && char === ';') semicolons++;
+    }
+    return semicolons > commas ? ';' : ',';
+  } finally {
+    await file.close();
+  }
+}
+
+/** A CSV file that cannot be read as one (an unclosed quote, invalid text): its line, and why. */
+export class UnreadableFile extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Every record of a CSV file, its header first, read as a stream (a UTF-8 BOM allowed, `,` or `;`);
+ * `progress` hears the count now and then, and the reading gives way to other work between chunks.
+ */
+export async function readCsvRecords(path: string, progress: (records: number) => Promise<void>): Promise<string[][]> {
+  const parser = createReadStream(path).pipe(
+    parse({ bom: true, delimiter: await delimiterOf(path), relax_column_count: true, skip_empty_lines: true, trim: false }),
+  );
+  const records: string[][] = [];
+  try {
+    for await (const record of parser) {
+      records.push(record as string[]);
+      if (records.length % 5000 === 0) await progress(records.length - 1);
+    }
+  } catch (error) {
+    const line = (error as { lines?: number }).lines ?? 0;
+    throw new UnreadableFile(line, `The file is no CSV this source wrote: ${(error as Error).message}`);
+  }
+  return records;
+}

@@ -1,0 +1,1 @@
+export { runningImportsOf } from './runner.js';

@@ -1,0 +1,1 @@
+export { addImportedRates } from './imported-service.js';
