@@ -58,3 +58,50 @@ export async function byName(h: Harness, ws: TestWorkspace, path: string): Promi
   expect(res.status).toBe(200);
   return Object.fromEntries((Object.values(res.body) as any[]).map((record) => [record.name, record]));
 }
+
+/** Reads a ZIP answer: its entries' texts by name. */
+export async function unzip(bytes: Buffer): Promise<Record<string, string>> {
+  const yauzl = (await import('yauzl')).default;
+  const zip = await new Promise<import('yauzl').ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
+  const texts: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: import('yauzl').Entry) => {
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        let text = '';
+        stream.on('data', (chunk) => (text += chunk));
+        stream.on('end', () => {
+          texts[entry.fileName] = text;
+          zip.readEntry();
+        });
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return texts;
+}
+
+/** GET /export as the workspace's admin: the archive's bytes. */
+export async function exportOf(h: Harness, ws: TestWorkspace): Promise<Buffer> {
+  const res = await h.app.inject({ method: 'GET', url: '/api/export', headers: { host: ws.host, authorization: `Bearer ${ws.admin.token}` } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  return res.rawPayload;
+}
+
+/** POST /imports?source=timetrack of an archive, then its end. */
+export async function importArchive(h: Harness, ws: TestWorkspace, archive: Buffer, query: Record<string, string> = {}) {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/imports',
+    query: { source: 'timetrack', ...query },
+    headers: { host: ws.host, authorization: `Bearer ${ws.admin.token}`, 'content-type': 'application/zip' },
+    payload: archive,
+  });
+  expect(res.statusCode, res.body).toBe(202);
+  return ended(h, ws, JSON.parse(res.body).id);
+}

@@ -122,10 +122,9 @@ const toActivity = (row: ActivityRow): Activity => recordOfRow<Activity>(ACTIVIT
 
 /**
  * The entries an import staged, inserted as activities in one statement of the import's transaction
- * (docs/rules.md §6 Imports), with their tag links; answers how many. The longest of each user's
- * entries updates the look-back of listings (activity_length_bounds).
+ * (docs/rules.md §6 Imports), with their tag links; answers how many.
  */
-export async function insertStagedActivities(trx: Trx, organizationId: string, importId: string, longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>): Promise<number> {
+export async function insertStagedActivities(trx: Trx, organizationId: string, importId: string): Promise<number> {
   const now = nowIso();
   const inserted = await sql`insert into activities (id, organization_id, user_id, project_id, task_id, name, billable, started_at, ended_at, tag_ids, created_at, updated_at)
     select id, organization_id, user_id, project_id, task_id, name, billable, started_at, ended_at, tag_ids, ${now}, ${now}
@@ -139,6 +138,10 @@ export async function insertStagedActivities(trx: Trx, organizationId: string, i
           select e.id, t.value, e.organization_id from import_entries e, json_each(e.tag_ids) t
           where e.import_id = ${importId} and e.tag_ids <> '[]'`;
   await tagLinks.execute(trx);
-  for (const entry of longest) await noteLength(trx, { organization_id: organizationId, user_id: entry.userId, started_at: entry.startedAt, ended_at: entry.endedAt });
   return Number(inserted.numAffectedRows ?? 0);
+}
+
+/** Imported activities' lengths, each user's longest, noted for the look-back of listings (activity_length_bounds). */
+export async function noteLengths(trx: Trx, organizationId: string, longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>): Promise<void> {
+  for (const entry of longest) await noteLength(trx, { organization_id: organizationId, user_id: entry.userId, started_at: entry.startedAt, ended_at: entry.endedAt });
 }

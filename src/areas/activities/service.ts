@@ -21,6 +21,7 @@ import {
   findUserRole,
   insertActivity,
   insertStagedActivities,
+  noteLengths,
   updateActivity as updateActivityRow,
   type ActivityChanges,
 } from './repository.js';
@@ -308,9 +309,20 @@ export async function listActivities(db: Db, actor: Actor, query: ActivityQuery)
  * Adds the activities an import staged, in the import's transaction (docs/rules.md §6 Imports): an
  * administrator's writes, so locked weeks take them; no change-feed event each (docs/rules.md §6 Imports).
  */
-export const addImportedActivities = (
+export async function addImportedActivities(
   trx: Trx,
   organizationId: string,
   importId: string,
   longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>,
-): Promise<number> => insertStagedActivities(trx, organizationId, importId, longest);
+): Promise<number> {
+  const added = await insertStagedActivities(trx, organizationId, importId);
+  await noteImportedLengths(trx, organizationId, longest);
+  return added;
+}
+
+/**
+ * Notes the lengths of activities an import wrote (each user's longest), so that listings look back far
+ * enough for them (docs/rules.md §6 Listing activities).
+ */
+export const noteImportedLengths = (trx: Trx, organizationId: string, longest: ReadonlyArray<{ userId: string; startedAt: string; endedAt: string }>): Promise<void> =>
+  noteLengths(trx, organizationId, longest);

@@ -182,7 +182,7 @@ export async function stageEntries(db: Db, organizationId: string, importId: str
 export async function recordImportKeys(trx: Trx, organizationId: string, source: ImportSource, importId: string): Promise<void> {
   await trx
     .insertInto('import_keys')
-    .columns(['organization_id', 'source', 'source_key', 'activity_id', 'import_id'])
+    .columns(['organization_id', 'source', 'source_key', 'record_id', 'import_id'])
     .expression((eb) =>
       eb
         .selectFrom('import_entries')

@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Readable } from 'node:stream';
-import { ApiError } from '../../domain/errors.js';
 import { operation } from '../../route-kit/schemas.js';
 import { ImportRunner } from './runner.js';
 import { Import, ImportMap, ImportParams, ImportQuery } from './schemas.js';
-import { importOf, startImport, workspaceImports } from './service.js';
+import { importOf, startImport, workspaceExport, workspaceImports, wrongFileType } from './service.js';
 import { MAX_IMPORT_BYTES } from './upload.js';
 
 const TAG = 'Imports';
+
+/** An operation whose 200 is a file of one media type only (no JSON). */
+function onlyFile<T extends { response: Record<number, unknown> }>(schema: T, mediaType: string, description: string): T {
+  return { ...schema, response: { ...schema.response, 200: { description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } } } };
+}
 const RULES =
   'Administrators only. The body is the export file itself (`Content-Type: text/csv`; a UTF-8 BOM, `,` or `;` allowed), at most ' +
   `${MAX_IMPORT_BYTES / 1024 / 1024} MB (413). Sources and their columns: toggl (Toggl Track detailed time entries), clockify ` +
@@ -51,7 +55,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const body = request.body instanceof Readable ? request.body : undefined;
-      if (body === undefined) throw new ApiError('unsupported-media-type', `A ${request.query.source} export is a CSV file: send it as text/csv.`);
+      if (body === undefined) throw wrongFileType(request.query.source);
       const contentLength = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
       const created = await startImport(app.db, runner, {
         actor: request.actor,
@@ -96,5 +100,29 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }),
     },
     async (request) => importOf(app.db, request.actor, request.params.importId),
+  );
+
+  app.get(
+    '/export',
+    {
+      config: { permission: 'imports:manage' },
+      schema: onlyFile(operation({
+        operationId: 'exportWorkspace',
+        tag: TAG,
+        summary: 'Every record of the workspace, as one ZIP',
+        description:
+          'Administrators only. A ZIP archive, streamed as it is read (memory does not grow with the workspace): `organization.json` ' +
+          '(the settings), one `<table>.jsonl` per kind of record (users with their email and preferences, clients, projects, ' +
+          'project_members, tasks, tags, revenue_rates, cost_rates, activities, activity_tags, reports, timesheet_locks, requests, ' +
+          'geofences, webhooks without their secrets), a JSON object per line, and `manifest.json` (format `timetrack-export`, ' +
+          'version, exportedAt, counts by table). POST /imports?source=timetrack takes it back.',
+        response: Type.String({ format: 'binary' }),
+        errors: { 403: 'Not an administrator' },
+      }), 'application/zip', 'The archive'),
+    },
+    async (request, reply) => {
+      const { archive, fileName } = workspaceExport(app.db, request.actor, request.workspace!);
+      return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).send(archive as never);
+    },
   );
 };

@@ -27,9 +27,10 @@ import {
   usersByName,
   type ImportOutcome,
 } from './repository.js';
+import { restoreOutcome } from './restore-run.js';
 import { readRows, type ReadEntry } from './rows.js';
 import type { ImportProblem } from './schemas.js';
-import { CSV_LAYOUTS } from './sources/columns.js';
+import { CSV_LAYOUTS, type CsvSource } from './sources/columns.js';
 
 /** What a run needs beyond its import's row: the store, the settings, and who started it where. */
 export interface RunContext {
@@ -96,6 +97,7 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
     if (signal.aborted) throw new Interrupted();
   };
   await noteProgress(db, importId, { status: 'running' });
+  if (source === 'timetrack') return restoreOutcome(context, { importId, organizationId, dryRun }, filePath);
 
   let records: string[][];
   try {
@@ -111,7 +113,7 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
   const rows = Math.max(0, records.length - 1);
   await noteProgress(db, importId, { rows, rowsDone: rows });
 
-  const read = readRows(CSV_LAYOUTS[source], records, options, { byName: await usersByName(db, organizationId) });
+  const read = readRows(CSV_LAYOUTS[source as CsvSource], records, options, { byName: await usersByName(db, organizationId) });
   if (read.fatal.length > 0) return failed(rows, read.fatal);
   if (mode === 'all' && read.errors.length > 0) return failed(rows, read.errors);
   check();

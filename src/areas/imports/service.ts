@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { exportWorkspace } from '../../db/workspace-export.js';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.js';
@@ -13,8 +14,16 @@ import type { ImportRunner } from './runner.js';
 import type { Import, ImportQuery } from './schemas.js';
 import { receiveFile } from './upload.js';
 
-/** The media types each source's file comes as. */
+/** The media types each kind of file comes as. */
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
+const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
+
+/** Whether a source's file may come as this media type (a CSV export, or a ZIP archive). */
+const takes = (source: ImportQuery['source'], contentType: string) => (source === 'timetrack' ? ZIP_TYPES : CSV_TYPES).includes(contentType);
+
+/** The problem of a file of another type than its source exports. */
+export const wrongFileType = (source: ImportQuery['source']) =>
+  new ApiError('unsupported-media-type', source === 'timetrack' ? 'A timetrack export is a ZIP archive: send it as application/zip.' : `A ${source} export is a CSV file: send it as text/csv.`);
 
 const anotherRuns = () => conflict('Another import of this workspace is queued or running: wait until it has ended.');
 
@@ -28,9 +37,9 @@ export async function startImport(
   request: { actor: Actor; workspace: Workspace; query: ImportQuery; body: Readable; contentType: string; contentLength: number | undefined },
 ): Promise<Import> {
   const { actor, workspace, query } = request;
-  if (!CSV_TYPES.includes(request.contentType)) {
+  if (!takes(query.source, request.contentType)) {
     request.body.resume();
-    throw new ApiError('unsupported-media-type', `A ${query.source} export is a CSV file: send it as text/csv.`);
+    throw wrongFileType(query.source);
   }
   const timeZone =
     query.timeZone === undefined ? ((await getOrganization(db, actor.organizationId)).timeZone ?? 'UTC') : canonicalTimeZone(query.timeZone, '/query/timeZone');
@@ -61,3 +70,12 @@ export async function importOf(db: Db, actor: Actor, importId: string): Promise<
 }
 
 export const workspaceImports = (db: Db, actor: Actor): Promise<Import[]> => listImports(db, actor.organizationId);
+
+/**
+ * GET /export (docs/rules.md §6 Export): every record of the workspace as one ZIP, streamed as it is
+ * read; its file name carries the workspace's domain and the day.
+ */
+export function workspaceExport(db: Db, actor: Actor, workspace: Workspace): { archive: Readable; fileName: string } {
+  const now = new Date().toISOString();
+  return { archive: exportWorkspace(db, actor.organizationId, now), fileName: `timetrack-${workspace.domain}-${now.slice(0, 10)}.zip` };
+}

@@ -194,3 +194,6 @@ export function signingSecrets(
   const previous = inGrace ? sealer.open(SECRET_PURPOSE, sealed.previous!) : undefined;
   return previous === undefined ? [current] : [current, previous];
 }
+
+/** A new signing secret, sealed as stored: an imported webhook's (docs/rules.md §6 Export), which nobody has read. */
+export const sealedNewWebhookSecret = (config: Config): string => sealerFor(config).seal(SECRET_PURPOSE, newSecret());

@@ -63,7 +63,7 @@ export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Pr
     .addColumn('organization_id', t.id, (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('source', t.text, (c) => c.notNull())
     .addColumn('source_key', t.text, (c) => c.notNull())
-    .addColumn('activity_id', t.id, (c) => c.notNull())
+    .addColumn('record_id', t.id, (c) => c.notNull())
     .addColumn('import_id', t.id, (c) => c.notNull())
     .addPrimaryKeyConstraint('import_keys_pk', ['organization_id', 'source', 'source_key'])
     .execute();

@@ -47,11 +47,14 @@ export interface ImportEntriesTable {
   source_key: string;
 }
 
-/** Where an imported activity came from: a row of one source is imported once per workspace. */
+/**
+ * Where an imported record came from: a row of one source is imported once per workspace. The record
+ * is the activity of a CSV row, or any record of a timetrack export (its key `<table>:<exported id>`).
+ */
 export interface ImportKeysTable {
   organization_id: string;
   source: string;
   source_key: string;
-  activity_id: string;
+  record_id: string;
   import_id: string;
 }
