@@ -5,7 +5,8 @@ import { organization, saveOrganization } from '../../data/organization.js';
 import { browserTimeZone } from '../../lib/format.js';
 import { Outcome } from './Outcome.js';
 
-const timeZones = (): string[] => {
+/** The zones the browser knows (the organization's and the import's pickers). */
+export const timeZones = (): string[] => {
   const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
   return supported ? supported('timeZone') : [browserTimeZone()];
 };

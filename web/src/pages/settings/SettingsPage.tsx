@@ -2,13 +2,15 @@ import '../manage/manage.css';
 import { Address } from './Address.js';
 import { Billing } from './Billing.js';
 import { General, Holidays, Rounding } from './General.js';
+import { Import } from './Import.js';
 import { Locking } from './Locking.js';
 import { SignInPolicy } from './SignInPolicy.js';
 import { Tags } from './Tags.js';
 
 /**
  * Workspace settings (administrators): the organization, rounding, timesheet locking, holidays, the
- * tags, the sign-in policy, the address and deletion, and the billing helpers shown as what they are (free).
+ * tags, importing another tool's export, the sign-in policy, the address and deletion, and the billing
+ * helpers shown as what they are (free).
  */
 export function SettingsPage() {
   return (
@@ -19,6 +21,7 @@ export function SettingsPage() {
       <Locking />
       <Holidays />
       <Tags />
+      <Import />
       <SignInPolicy />
       <Address />
       <Billing />
