@@ -30,6 +30,8 @@ export interface RestoreOutcome {
   skipped: number;
   /** Each user's longest restored activity, by user id here (the listings' look-back). */
   longest: Map<string, { userId: string; startedAt: string; endedAt: string }>;
+  /** From the first restored activity's start to the last one's end. */
+  period?: { start: string; end: string };
 }
 
 const PAGE = 500;
@@ -163,7 +165,10 @@ async function restorePage(
       Object.assign(value, { secret_sealed: hooks.sealedWebhookSecret(), previous_secret_sealed: null, previous_secret_expires_at: null, next_seq: 0, feed_position: 0 });
       Object.assign(value, { enabled: toDbBool(false), disabled_reason: 'Imported without its signing secret: rotate the secret, then enable it.' });
     }
-    if (table.name === 'activities' && value.ended_at !== null) noteLongest(outcome.longest, value);
+    if (table.name === 'activities' && value.ended_at !== null) {
+      noteLongest(outcome.longest, value);
+      widen(outcome, String(value.started_at), String(value.ended_at));
+    }
     values.push(value);
   }
   await trx
@@ -199,4 +204,12 @@ function noteLongest(longest: RestoreOutcome['longest'], row: Row): void {
   const entry = { userId: String(row.user_id), startedAt: String(row.started_at), endedAt: String(row.ended_at) };
   const before = longest.get(entry.userId);
   if (before === undefined || lengthOf(before) < lengthOf(entry)) longest.set(entry.userId, entry);
+}
+
+function widen(outcome: RestoreOutcome, start: string, end: string): void {
+  if (outcome.period === undefined) outcome.period = { start, end };
+  else {
+    if (start < outcome.period.start) outcome.period.start = start;
+    if (end > outcome.period.end) outcome.period.end = end;
+  }
 }

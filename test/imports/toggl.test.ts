@@ -19,7 +19,7 @@ describeEachStore('Imports from Toggl (docs/rules.md §6 Imports)', (h) => {
     const res = await postImport(h, ws, 'toggl', TOGGL, { timeZone: 'Europe/Berlin' });
     expect(res.status).toBe(202);
     expect(res.headers.location).toBe(`/api/imports/${res.body.id}`);
-    expect(res.body).toMatchObject({ source: 'toggl', status: 'queued', dryRun: false, mode: 'all', errors: [], warnings: [], finishedAt: null });
+    expect(res.body).toMatchObject({ source: 'toggl', status: 'queued', dryRun: false, mode: 'all', errors: [], warnings: [], period: null, finishedAt: null });
     const done = await ended(h, ws, res.body.id);
     expect(done).toMatchObject({
       status: 'succeeded',
@@ -29,6 +29,8 @@ describeEachStore('Imports from Toggl (docs/rules.md §6 Imports)', (h) => {
       skipped: 0,
       errorCount: 0,
       errors: [],
+      // From the first entry's start to the last one's end: the period to report on.
+      period: { start: '2026-03-02T08:00:00.000Z', end: '2026-03-03T07:45:00.000Z' },
     });
     expect(done.finishedAt).not.toBeNull();
     const listed = await ok(as(h, ws).get('/api/imports'));

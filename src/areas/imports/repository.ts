@@ -30,6 +30,7 @@ const toImport = (row: ImportRow): Import => ({
   errorCount: row.error_count,
   errors: fromJson<ImportProblem[]>(row.errors)!,
   warnings: fromJson<ImportProblem[]>(row.warnings)!,
+  period: fromJson<{ start: string; end: string }>(row.period),
   createdAt: row.created_at,
   finishedAt: row.finished_at,
 });
@@ -63,6 +64,7 @@ export async function insertImport(db: Db, values: NewImport): Promise<Import> {
     error_count: 0,
     errors: '[]',
     warnings: '[]',
+    period: null,
     created_at: now,
     finished_at: null,
     heartbeat_at: now,
@@ -118,6 +120,8 @@ export interface ImportOutcome {
   errorCount: number;
   errors: ImportProblem[];
   warnings: ImportProblem[];
+  /** The imported entries' period, when there are any. */
+  period?: { start: string; end: string };
 }
 
 /** Ends an import still queued or running; false when it had ended already (another instance marked it failed). */
@@ -133,6 +137,7 @@ export async function finishImport(db: Db, importId: string, outcome: ImportOutc
       error_count: outcome.errorCount,
       errors: toJson(outcome.errors),
       warnings: toJson(outcome.warnings),
+      period: outcome.period ? toJson(outcome.period) : null,
       finished_at: nowIso(),
       heartbeat_at: nowIso(),
     })

@@ -98,6 +98,7 @@ async function restoreInOneTransaction(
       errorCount: 0,
       errors: [],
       warnings: [],
+      period: restored.period,
     };
     if (run.dryRun) throw new DryRunDone(outcome);
     if (!(await finishImport(trx, importId, outcome))) throw new Error('the import was marked failed while it ran');

@@ -128,6 +128,7 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
     errorCount: read.errors.length,
     errors: read.errors.slice(0, KEPT_ERRORS),
     warnings: plan.warnings.slice(0, KEPT_ERRORS),
+    period: periodOf(plan.entries),
   };
   if (dryRun) return outcome;
 
@@ -152,6 +153,19 @@ async function withoutImported(db: Db, organizationId: string, source: Parameter
     fresh.push(entry);
   }
   return { fresh, skipped: entries.length - fresh.length };
+}
+
+/** From the first entry's start to the last one's end; undefined for none. */
+export function periodOf(entries: Iterable<{ startedAt: string; endedAt: string }>): { start: string; end: string } | undefined {
+  let period: { start: string; end: string } | undefined;
+  for (const { startedAt, endedAt } of entries) {
+    if (period === undefined) period = { start: startedAt, end: endedAt };
+    else {
+      if (startedAt < period.start) period.start = startedAt;
+      if (endedAt > period.end) period.end = endedAt;
+    }
+  }
+  return period;
 }
 
 /** The longest entry of each user: the look-back of their listings. */

@@ -46,6 +46,12 @@ export const Import = Type.Object(
     errorCount: Type.Integer(),
     errors: Type.Array(ImportProblem, { description: 'The first 1,000 errors' }),
     warnings: Type.Array(ImportProblem),
+    period: Nullable(
+      Type.Object(
+        { start: Timestamp(), end: Timestamp() },
+        { description: "From the first imported entry's start to the last one's end (a dry run: of the entries it would import); null when none" },
+      ),
+    ),
     createdAt: Timestamp(),
     finishedAt: Nullable(Timestamp()),
   },

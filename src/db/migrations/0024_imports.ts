@@ -27,6 +27,7 @@ export async function up(db: Kysely<unknown>, { dialect }: MigrationContext): Pr
     .addColumn('error_count', t.integer, (c) => c.notNull())
     .addColumn('errors', t.json, (c) => c.notNull())
     .addColumn('warnings', t.json, (c) => c.notNull())
+    .addColumn('period', t.json)
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('finished_at', t.timestamp)
     .addColumn('heartbeat_at', t.timestamp, (c) => c.notNull())

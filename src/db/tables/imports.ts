@@ -24,6 +24,8 @@ export interface ImportsTable {
   errors: string;
   /** JSON array of warnings. */
   warnings: string;
+  /** JSON `{start, end}`: from the first imported entry's start to the last one's end; null before it succeeds or when it imported none. */
+  period: string | null;
   created_at: string;
   finished_at: string | null;
   /** Touched by the instance that runs it; an import whose heartbeat stopped is marked failed. */
