@@ -854,6 +854,103 @@ async function exportCase(server, fixture) {
   return { rows, bytes: res.bytes, ms, rowsPerSecond: rows / (ms / 1000), baseline: before.rss, peak: Math.max(memoryOf(server.pid).peak, sampled) };
 }
 
+/** The rows of the import case's file (issue 44's figure). */
+const IMPORT_ROWS = 100_000;
+
+/** A Toggl Track detailed CSV of `rows` entries: 50 people, 200 projects of 20 clients, 10 tags, 15-minute entries. */
+function togglFile(file, rows) {
+  const out = fs.openSync(file, 'w');
+  fs.writeSync(out, '\uFEFFUser,Email,Client,Project,Task,Description,Billable,Start date,Start time,End date,End time,Duration,Tags\r\n');
+  let chunk = '';
+  const start = Date.UTC(2024, 0, 1, 8);
+  for (let i = 0; i < rows; i++) {
+    const person = i % 50;
+    const at = new Date(start + Math.floor(i / 50) * 20 * 60_000);
+    const end = new Date(at.getTime() + 15 * 60_000);
+    const [date, time] = at.toISOString().slice(0, 19).split('T');
+    const [endDate, endTime] = end.toISOString().slice(0, 19).split('T');
+    chunk += `Person ${person},person${person}@import.example.com,Client ${i % 20},Project ${i % 200},,"Work, item ${i}",${i % 3 === 0 ? 'Yes' : 'No'},${date},${time},${endDate},${endTime},00:15:00,tag${i % 10}\r\n`;
+    if (chunk.length > 1 << 20) {
+      fs.writeSync(out, chunk);
+      chunk = '';
+    }
+  }
+  fs.writeSync(out, chunk);
+  fs.closeSync(out);
+}
+
+/**
+ * The import (issue 44): a 100,000-row Toggl file imported into a new workspace of the running server
+ * (goals: ≥ 10,000 rows/s from the 202 to the end, peak RSS ≤ 300 MB), while another workspace's admin
+ * reads one of its activities one request after another (goal: p90 within 3× of idle).
+ */
+async function importCase(server, databaseUrl, other, seconds) {
+  const domain = `bench-import-${Date.now().toString(36)}`;
+  const created = JSON.parse(
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/timetrack.js'), 'workspace', 'create', '--domain', domain, '--name', 'Import', '--admin-email', `admin@${domain}.example.com`], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+    }),
+  );
+  const file = path.join(OUTPUT_DIR, 'toggl-import.csv');
+  togglFile(file, IMPORT_ROWS);
+  const otherHeaders = { host: `${other.domain}.localhost`, authorization: `Bearer ${other.admin.token}` };
+  const listed = await fetchOnce(server.port, { path: '/api/activities?limit=1', headers: otherHeaders });
+  const activityId = Object.keys(JSON.parse(listed.body))[0];
+  const read = { path: `/api/activities/${activityId}`, headers: otherHeaders };
+  const readsUntil = async (done) => {
+    const times = [];
+    while (!done()) {
+      const started = performance.now();
+      const res = await fetchOnce(server.port, read);
+      if (res.status !== 200) throw new Error(`import case: GET /activities/{id} ${res.status}`);
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  const idleUntil = performance.now() + seconds * 1000;
+  const idle = await readsUntil(() => performance.now() > idleUntil);
+
+  const before = memoryOf(server.pid);
+  try {
+    fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+  } catch {
+    // VmHWM is then the process's lifetime peak.
+  }
+  let sampled = before.rss;
+  const sampler = setInterval(() => {
+    sampled = Math.max(sampled, memoryOf(server.pid).rss);
+  }, 20);
+  const headers = { host: `${domain}.localhost`, authorization: `Bearer ${created.apiKey}`, 'content-type': 'text/csv' };
+  const started = performance.now();
+  const posted = await fetchOnce(server.port, { method: 'POST', path: '/api/imports?source=toggl&timeZone=UTC', headers, body: fs.readFileSync(file) });
+  if (posted.status !== 202) throw new Error(`import case: POST /imports ${posted.status} ${posted.body}`);
+  const importId = JSON.parse(posted.body).id;
+  let ended;
+  const during = readsUntil(() => ended !== undefined);
+  while (ended === undefined) {
+    await sleep(100);
+    const res = await fetchOnce(server.port, { path: `/api/imports/${importId}`, headers });
+    const record = JSON.parse(res.body);
+    if (record.status === 'succeeded' || record.status === 'failed') ended = record;
+  }
+  const ms = performance.now() - started;
+  const loaded = await during;
+  clearInterval(sampler);
+  fs.rmSync(file, { force: true });
+  if (ended.status !== 'succeeded' || ended.created.activities !== IMPORT_ROWS) throw new Error(`import case: ${JSON.stringify(ended).slice(0, 500)}`);
+  return {
+    rows: IMPORT_ROWS,
+    ms,
+    rowsPerSecond: IMPORT_ROWS / (ms / 1000),
+    baseline: before.rss,
+    peak: Math.max(memoryOf(server.pid).peak, sampled),
+    idleP90: p90(idle),
+    importP90: p90(loaded),
+    reads: loaded.length,
+  };
+}
+
 function quietness() {
   const [one, five] = os.loadavg();
   return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) on ${CORES} cores`;
@@ -1005,6 +1102,15 @@ function printTable(store, results, scaling, memory, meta) {
       `Export: detailed CSV of ${e.rows.toLocaleString('en')} entries (${(e.bytes / 1e6).toFixed(1)} MB) in ${fmt(e.ms)} ms: ${fmt(e.rowsPerSecond)} rows/s (goal ≥ 100,000), peak RSS ${fmt(e.peak)} MB (goal ≤ 250; idle before: ${fmt(e.baseline)} MB)`,
     );
   }
+  if (meta.imported) {
+    const i = meta.imported;
+    lines.push('');
+    lines.push(
+      `Import: a ${i.rows.toLocaleString('en')}-row Toggl CSV in ${fmt(i.ms)} ms from the 202 to its end: ${fmt(i.rowsPerSecond)} rows/s (goal ≥ 10,000), ` +
+        `peak RSS ${fmt(i.peak)} MB (goal ≤ 300; idle before: ${fmt(i.baseline)} MB); another workspace's GET /activities/{id} p90 ${fmt(i.importP90, 2)} ms ` +
+        `over ${i.reads} reads (idle ${fmt(i.idleP90, 2)} ms; goal within 3×)`,
+    );
+  }
   if (memory) {
     lines.push('');
     lines.push(
@@ -1106,6 +1212,7 @@ async function runStore(store) {
   let metrics;
   let reports;
   let exported;
+  let imported;
   let limits;
   try {
     if (COMPARE) {
@@ -1201,6 +1308,13 @@ async function runStore(store) {
       exported = await exportCase(server, main);
       log(`[${store}] export: ${exported.rows} rows in ${fmt(exported.ms)} ms, ${fmt(exported.rowsPerSecond)} rows/s, peak RSS ${fmt(exported.peak)} MB`);
     }
+    if (!COMPARE && (!ONLY || ONLY.includes('import'))) {
+      // On a server of its own, so that its peak RSS is the import's.
+      await stopProcess(server);
+      server = await startServer();
+      imported = await importCase(server, url, fixtures[0], PLAN.seconds);
+      log(`[${store}] import: ${imported.rows} rows in ${fmt(imported.ms)} ms, ${fmt(imported.rowsPerSecond)} rows/s, peak RSS ${fmt(imported.peak)} MB; other p90 ${fmt(imported.importP90, 2)} ms (idle ${fmt(imported.idleP90, 2)} ms)`);
+    }
     if (!COMPARE && (!ONLY || ONLY.includes('memory'))) {
       // On a server of its own (as after a restart), so what earlier cases left on the heap does not count.
       await stopProcess(server);
@@ -1229,6 +1343,7 @@ async function runStore(store) {
     metrics,
     reports,
     exported,
+    imported,
   };
   if (COMPARE) printComparison(store, results, meta);
   else printTable(store, results, scaling, memory, meta);

@@ -1,7 +1,10 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { createApiKey } from '../areas/access/index.js';
+import { importAsOperator, IMPORT_SOURCES, workspaceExport } from '../areas/imports/index.js';
 import { listMessages } from '../areas/mail/index.js';
 import { createImpersonationRequest } from '../areas/requests/index.js';
 import { workspaceUserOfEmail } from '../areas/users/index.js';
@@ -100,6 +103,46 @@ export function buildCli(): Command {
       for (const message of messages) print(message);
     });
 
+  program
+    .command('import')
+    .description("Import another tool's export into a workspace, as its first administrator, and print the ended Import record")
+    .requiredOption('--domain <domain>', 'the workspace')
+    .requiredOption('--source <source>', 'toggl, clockify, harvest, kimai or timetrack')
+    .argument('<file>', 'the export file (CSV, or the ZIP of a timetrack export)')
+    .option('--time-zone <zone>', "the zone of the file's wall-clock times (default the organization's)")
+    .option('--date-format <format>', 'MDY, DMY or YMD (default: the file decides)')
+    .option('--dry-run', 'check and count, write nothing')
+    .option('--mode <mode>', 'all (one bad row and nothing is imported) or valid (the good rows are)', 'all')
+    .action(async (file: string, options: { domain: string; source: string; timeZone?: string; dateFormat?: string; dryRun?: boolean; mode: string }) => {
+      if (!IMPORT_SOURCES.includes(options.source as never)) throw new CliError(`--source must be one of ${IMPORT_SOURCES.join(', ')}`);
+      if (options.dateFormat !== undefined && !['MDY', 'DMY', 'YMD'].includes(options.dateFormat)) throw new CliError('--date-format must be MDY, DMY or YMD');
+      if (!['all', 'valid'].includes(options.mode)) throw new CliError('--mode must be all or valid');
+      const ended = await withApp(async (app) =>
+        importAsOperator(app, await workspaceOf(app, options.domain), {
+          source: options.source as (typeof IMPORT_SOURCES)[number],
+          file,
+          timeZone: options.timeZone,
+          dateFormat: options.dateFormat as 'MDY' | 'DMY' | 'YMD' | undefined,
+          dryRun: options.dryRun === true,
+          mode: options.mode as 'all' | 'valid',
+        }),
+      );
+      print(ended);
+      if (ended.status === 'failed') process.exitCode = 1;
+    });
+
+  program
+    .command('export')
+    .description('Write every record of a workspace to a ZIP (as GET /api/export answers it)')
+    .requiredOption('--domain <domain>', 'the workspace')
+    .option('--out <file>', 'where to write it (default: standard output)')
+    .action(async (options: { domain: string; out?: string }) => {
+      await withApp(async (app) => {
+        const { archive } = workspaceExport(app.db, await workspaceOf(app, options.domain));
+        await pipeline(archive, options.out === undefined ? process.stdout : createWriteStream(options.out));
+      });
+    });
+
   const support = program.command('support').description('Support access');
   support
     .command('impersonate')
@@ -157,7 +200,8 @@ export function buildCli(): Command {
 export async function runCli(argv: string[]): Promise<number> {
   try {
     await buildCli().parseAsync(argv);
-    return 0;
+    // A command that printed its result may still have failed (an import that ended failed).
+    return process.exitCode === 1 ? 1 : 0;
   } catch (error) {
     const message =
       error instanceof ApiError || error instanceof CliError || error instanceof StoreRefusal

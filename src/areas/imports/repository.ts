@@ -147,11 +147,10 @@ export async function finishImport(db: Db, importId: string, outcome: ImportOutc
   return Number(done.numUpdatedRows) > 0;
 }
 
-/** Imports still queued or running whose heartbeat is older than `before` (all of them when before is undefined). */
-export async function findStalledImports(db: Db, before: string | undefined): Promise<string[]> {
-  let query = db.selectFrom('imports').select('id').where('status', 'in', ['queued', 'running']);
-  if (before !== undefined) query = query.where('heartbeat_at', '<', before);
-  return (await query.execute()).map((row) => row.id);
+/** Imports still queued or running whose heartbeat is older than `before`. */
+export async function findStalledImports(db: Db, before: string): Promise<string[]> {
+  const rows = await db.selectFrom('imports').select('id').where('status', 'in', ['queued', 'running']).where('heartbeat_at', '<', before).execute();
+  return rows.map((row) => row.id);
 }
 
 export async function deleteStagedEntries(db: Db, importId: string): Promise<void> {
@@ -261,4 +260,17 @@ export async function readDirectory(db: Db, organizationId: string): Promise<Dir
     revenueRates: periodsBy(revenue),
     costRates: periodsBy(cost),
   };
+}
+
+/** The workspace's first administrator (by joining): whom an operator's import is recorded as started by. */
+export async function firstAdministrator(db: Db, organizationId: string): Promise<{ id: string; email: string } | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id', 'accounts.email'])
+    .where('users.organization_id', '=', organizationId)
+    .where('users.role', '=', 'Administrator')
+    .orderBy('users.created_at')
+    .orderBy('users.id')
+    .executeTakeFirst();
 }

@@ -121,7 +121,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }), 'application/zip', 'The archive'),
     },
     async (request, reply) => {
-      const { archive, fileName } = workspaceExport(app.db, request.actor, request.workspace!);
+      const { archive, fileName } = workspaceExport(app.db, request.workspace!);
       return reply.type('application/zip').header('content-disposition', `attachment; filename="${fileName}"`).send(archive as never);
     },
   );

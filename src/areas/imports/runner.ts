@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import { dialectOf, type Db } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { deleteStagedEntries, findStalledImports, finishImport, NO_COUNTS } from './repository.js';
 import { HEARTBEAT_MS, runImport, type RunContext } from './run.js';
 
@@ -17,9 +17,9 @@ const STALLED_AFTER_MS = 5 * HEARTBEAT_MS;
 
 /**
  * The imports running in one app (docs/rules.md §6 Imports): started in the background, stopped with
- * the app (each marked failed, nothing of it applied), and the imports of a dead instance marked failed
- * by the living: at start all of them on SQLite (one instance owns the file), and on PostgreSQL those
- * whose heartbeat stopped, checked now and then.
+ * the app (each marked failed, nothing of it applied), and the imports of a dead process marked failed
+ * by the living: those whose heartbeat stopped, checked at start and now and then. (Not every import
+ * at start, even on SQLite: a CLI command opens the store beside a running server.)
  */
 export class ImportRunner {
   private readonly running = new Map<string, { done: Promise<void>; stop: AbortController }>();
@@ -51,12 +51,10 @@ export class ImportRunner {
   }
 
   async open(): Promise<void> {
-    const postgres = dialectOf(this.db) === 'postgres';
-    await this.sweep(postgres ? new Date(Date.now() - STALLED_AFTER_MS).toISOString() : undefined);
-    if (postgres) {
-      this.sweeper = setInterval(() => void this.sweep(new Date(Date.now() - STALLED_AFTER_MS).toISOString()).catch(() => undefined), STALLED_AFTER_MS);
-      this.sweeper.unref();
-    }
+    const stalledBefore = () => new Date(Date.now() - STALLED_AFTER_MS).toISOString();
+    await this.sweep(stalledBefore());
+    this.sweeper = setInterval(() => void this.sweep(stalledBefore()).catch(() => undefined), STALLED_AFTER_MS / 2);
+    this.sweeper.unref();
   }
 
   async close(): Promise<void> {
@@ -65,8 +63,8 @@ export class ImportRunner {
     await Promise.all([...this.running.values()].map(({ done }) => done));
   }
 
-  /** Marks failed the imports no instance runs any more (`before`: whose heartbeat is older), and drops what they staged. */
-  private async sweep(before: string | undefined): Promise<void> {
+  /** Marks failed the imports no process runs any more (whose heartbeat is older than `before`), and drops what they staged. */
+  private async sweep(before: string): Promise<void> {
     for (const importId of await findStalledImports(this.db, before)) {
       if (this.running.has(importId)) continue;
       const stopped = await finishImport(this.db, importId, {

@@ -1,6 +1,9 @@
 import type { Readable } from 'node:stream';
 import { exportWorkspace } from '../../db/workspace-export.js';
+import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import path from 'node:path';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -9,7 +12,8 @@ import { ApiError, conflict, notFound } from '../../domain/errors.js';
 import { newId } from '../../lib/ids.js';
 import { canonicalTimeZone } from '../../lib/time-zones.js';
 import { getOrganization } from '../workspace/index.js';
-import { findImport, insertImport, listImports } from './repository.js';
+import { findImport, firstAdministrator, insertImport, listImports } from './repository.js';
+import { runImport } from './run.js';
 import type { ImportRunner } from './runner.js';
 import type { Import, ImportQuery } from './schemas.js';
 import { receiveFile } from './upload.js';
@@ -75,7 +79,40 @@ export const workspaceImports = (db: Db, actor: Actor): Promise<Import[]> => lis
  * GET /export (docs/rules.md §6 Export): every record of the workspace as one ZIP, streamed as it is
  * read; its file name carries the workspace's domain and the day.
  */
-export function workspaceExport(db: Db, actor: Actor, workspace: Workspace): { archive: Readable; fileName: string } {
+export function workspaceExport(db: Db, workspace: Workspace): { archive: Readable; fileName: string } {
   const now = new Date().toISOString();
-  return { archive: exportWorkspace(db, actor.organizationId, now), fileName: `timetrack-${workspace.domain}-${now.slice(0, 10)}.zip` };
+  return { archive: exportWorkspace(db, workspace.id, now), fileName: `timetrack-${workspace.domain}-${now.slice(0, 10)}.zip` };
+}
+
+/**
+ * `timetrack import` (docs/operations.md "Imports and export"): a file of the operator's machine imported
+ * into a workspace as its first administrator would, run to its end in this process; the ended record.
+ */
+export async function importAsOperator(
+  app: { db: Db; config: Config; log: FastifyBaseLogger },
+  workspace: Workspace,
+  options: { source: ImportQuery['source']; file: string; timeZone?: string; dateFormat?: ImportQuery['dateFormat']; dryRun: boolean; mode: 'all' | 'valid' },
+): Promise<Import> {
+  const admin = await firstAdministrator(app.db, workspace.id);
+  if (!admin) throw conflict(`The workspace ${workspace.domain} has no administrator to import as.`);
+  const timeZone = options.timeZone === undefined ? ((await getOrganization(app.db, workspace.id)).timeZone ?? 'UTC') : canonicalTimeZone(options.timeZone, '--time-zone');
+  const file = await receiveFile(createReadStream(options.file), undefined);
+  const created = await insertImport(app.db, {
+    id: newId(),
+    organizationId: workspace.id,
+    createdBy: admin.id,
+    source: options.source,
+    dryRun: options.dryRun,
+    mode: options.mode,
+    options: { timeZone, ...(options.dateFormat ? { dateFormat: options.dateFormat } : {}), invite: false },
+  }).catch(async (error: unknown) => {
+    await rm(path.dirname(file), { recursive: true, force: true });
+    throw isUniqueViolation(error) ? anotherRuns() : error;
+  });
+  try {
+    await runImport({ ...app, workspace, inviter: { userId: admin.id, email: admin.email } }, created.id, file, new AbortController().signal);
+  } finally {
+    await rm(path.dirname(file), { recursive: true, force: true });
+  }
+  return (await findImport(app.db, workspace.id, created.id))!;
 }
