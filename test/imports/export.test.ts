@@ -127,6 +127,18 @@ describeEachStore('Export and import back (docs/rules.md §6 Export)', (h) => {
     expect(files['users.jsonl']).not.toContain('account_id');
   });
 
+  it("an export holds nothing of another workspace: none of its ids, emails or names", async () => {
+    const a = await world(h);
+    const b = await world(h);
+    const files = Object.values(await unzip(await exportOf(h, a.ws))).join('\n');
+    const theirs = [b.ws.organizationId, b.ws.admin.userId, b.ann.userId, b.ann.email, b.ws.admin.email];
+    for (const path of ['/api/projects', '/api/clients', '/api/tags', '/api/geofences', '/api/webhooks', '/api/activities?from=2026-01-01T00:00:00Z']) {
+      theirs.push(...Object.keys(await ok(as(h, b.ws).get(path))));
+    }
+    for (const value of theirs) expect(files).not.toContain(value);
+    expect(files).toContain(a.ann.email);
+  });
+
   it('a User is 403 at GET /export', async () => {
     const ws = await h.workspace();
     const user = await h.user(ws);

@@ -63,7 +63,14 @@ describeEachStore('Authorization matrix', (h: Harness) => {
         : [home, foreign];
       const call = await OPERATIONS[row.operation](h, w);
       const [host, token] = sender(caller, w, f);
-      const res = await h.call(row.method, urlOf(row.path, call.params), { host, token, body: call.body, query: call.query });
+      const res = await h.call(row.method, urlOf(row.path, call.params), {
+        host,
+        token,
+        body: call.body,
+        query: call.query,
+        payload: call.payload,
+        headers: call.headers,
+      });
       cellsWalked++;
       const expected = row.expected[caller];
       const cell = `${caller}: expected ${expected}, got ${res.status} ${res.status >= 400 ? res.text : ''}`;

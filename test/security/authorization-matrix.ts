@@ -176,6 +176,13 @@ const TABLE: Row[] = [
   ['GET /projects/{projectId}/tasks/{taskId}',                                   401, 200, 404, 200, 200, 404, 401],
   ['PUT /projects/{projectId}/tasks/{taskId}',                                   401, 403, 404, 200, 200, 404, 401],
   ['DELETE /projects/{projectId}/tasks/{taskId}',                                401, 403, 404, 200, 200, 404, 401],
+  // Imports (§6 Imports: administrators only). A started import answers 202 (it runs in the background), in the
+  // caller's own workspace; another workspace's import is 404.
+  ['POST /imports',                                                              401, 403, 403, 403, 202, 202, 401],
+  ['GET /imports',                                                               401, 403, 403, 403, 200, 200, 401],
+  ['GET /imports/{importId}',                                                    401, 403, 403, 403, 200, 404, 401],
+  // Export (§6 Export: administrators only): a ZIP of every record of the caller's own workspace.
+  ['GET /export',                                                                401, 403, 403, 403, 200, 200, 401],
 ];
 
 export interface MatrixRow {

@@ -122,6 +122,7 @@ describeEachStore('Malformed paths and unstorable text', (h) => {
       'get /reports/{reportId}/entries',
       'get /reports/{reportId}/run',
       'get /timesheets/locks',
+      'post /imports',
       'post /reports/entries',
       'post /reports/run',
     ]);

@@ -1,7 +1,7 @@
 import { make } from '../support/factories/index.js';
 import { as, ok, type Harness } from '../support/harness.js';
 import { currentCode, hashPassword, hashToken } from '../support/src.js';
-import { ACTIVITY_DAY, next, oneTimeToken, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
+import { ACTIVITY_DAY, importsEnded, next, oneTimeToken, togglFile, uniquePeriod, uniqueWeek, type RequestKind, type World } from './world.js';
 
 /**
  * One valid request for every operation of the API, against a seeded world (test/security/world.ts):
@@ -14,6 +14,9 @@ export interface Call {
   params?: Record<string, string>;
   body?: unknown;
   query?: Record<string, string>;
+  /** A body that is no JSON, sent as is (an import's CSV file), with the headers that say what it is. */
+  payload?: string;
+  headers?: Record<string, string>;
 }
 
 export type Build = (h: Harness, world: World) => Promise<Call>;
@@ -359,6 +362,16 @@ export const OPERATIONS: Record<string, Build> = {
   'DELETE /projects/{projectId}/tasks/{taskId}': async (h, w) => ({
     params: { ...project(w), taskId: (await make.task(h, w.ws, { project: w.projectId, name: `Gone ${next()}` })).id },
   }),
+
+  /* Imports: administrators only. One import at a time per workspace (409 while another is queued or
+     running): each call waits until the workspace's imports have ended, and sends a file of its own. */
+  'POST /imports': async (h, w) => {
+    await importsEnded(h, w.ws);
+    return { query: { source: 'toggl' }, payload: togglFile(w.user.email, `Imported ${next()}`), headers: { 'content-type': 'text/csv' } };
+  },
+  'GET /imports': async () => ({}),
+  'GET /imports/{importId}': async (_h, w) => ({ params: { importId: w.importId } }),
+  'GET /export': async () => ({}),
 };
 
 /** Every operation of the served OpenAPI document, as `METHOD /path`. */

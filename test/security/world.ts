@@ -12,6 +12,9 @@ import { deliverWebhooks, hashToken, insertOidcState, listMessages } from '../su
  *   an owner (activity, report, cost rate, requests, API key, preferences, timesheet lock);
  * - `projectAdmin`: a workspace User who is a member of the project with role Administrator;
  * - `outsider`: a workspace User who is in no project and owns nothing (but has two-factor authentication on).
+ *
+ * It also holds one ended import (a Toggl file of one entry of the user on the project, imported by
+ * the admin through POST /imports): its record and the key of the row it brought in.
  */
 export interface World {
   ws: TestWorkspace;
@@ -52,6 +55,8 @@ export interface World {
   taskId: string;
   /** An invited user (with an invitation in the outbox). */
   invitedUserId: string;
+  /** An ended (succeeded) import, started by the admin: one entry of the user on the project. */
+  importId: string;
   /** The session token redeemed from a resolved impersonation request (acts as admin, one hour). */
   sessionToken: string;
   /** That session's id (DELETE /auth/sessions/{sessionId}). */
@@ -89,6 +94,27 @@ export function uniquePeriod(): { from: string; to: string } {
 export function uniqueWeek(): { year: number; week: number } {
   const n = next();
   return { year: 2001 + (Math.floor(n / 52) % 19), week: 1 + (n % 52) };
+}
+
+/**
+ * A Toggl Track CSV export of one entry of the person with this email (on the project named, if any),
+ * on a day apart from every seeded one: CRLF lines, as the tool writes them.
+ */
+export function togglFile(email: string, description: string, project = ''): string {
+  const lines = ['Email,Project,Description,Start date,Start time,End date,End time', `${email},${project},${description},2026-05-04,09:00:00,2026-05-04,10:00:00`];
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Waits until no import of the workspace is queued or running (one import at a time per workspace). */
+export async function importsEnded(h: Harness, ws: TestWorkspace): Promise<void> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const imports = Object.values(await ok<Record<string, { id: string; status: string }>>(as(h, ws).get('/api/imports')));
+    const unfinished = imports.filter((found) => found.status === 'queued' || found.status === 'running');
+    if (unfinished.length === 0) return;
+    if (Date.now() > until) throw new Error(`imports of ${ws.domain} still unfinished: ${unfinished.map((found) => `${found.id} ${found.status}`).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The token of the one-time sign-in link a resolved impersonation request sends (read from the outbox). */
@@ -188,6 +214,20 @@ export async function seedWorld(h: Harness): Promise<World> {
   await make.twoFactor(h, ws, people.outsider);
   await make.signInChallenge(h, ws, people.outsider);
   await ok(asAdmin.put('/api/auth/settings', { invitationDomains: ['example.com'] }));
+  // An import of one entry, ended before the world is handed out (imports, import_keys; its staged rows are gone).
+  const started = await ok(
+    h.call('POST', '/api/imports', {
+      host: ws.host,
+      token: admin.token,
+      query: { source: 'toggl' },
+      payload: togglFile(user.email, `Imported work ${n}`, project.name),
+      headers: { 'content-type': 'text/csv' },
+    }),
+    202,
+  );
+  await importsEnded(h, ws);
+  const imported = await ok(asAdmin.get(`/api/imports/${started.id}`));
+  if (imported.status !== 'succeeded' || imported.created.activities !== 1) throw new Error(`the seeded import did not import its entry: ${JSON.stringify(imported)}`);
   // A single sign-on begun at the workspace (as GET /auth/oidc/start stores one; these suites configure no provider).
   const now = new Date().toISOString();
   await insertOidcState(h.app.db, {
@@ -220,6 +260,7 @@ export async function seedWorld(h: Harness): Promise<World> {
     invitedUserId: invited.id,
     clientId: client.id,
     taskId: task.id,
+    importId: started.id,
     sessionToken: session.token,
     sessionId: (await h.app.db.selectFrom('sessions').select('id').where('token_hash', '=', hashToken(session.token)).executeTakeFirstOrThrow()).id,
   };
@@ -251,6 +292,7 @@ export function idsOf(world: Partial<World> & Pick<World, 'ws'>): string[] {
     world.invitedUserId,
     world.clientId,
     world.taskId,
+    world.importId,
   ];
   return ids.filter((id): id is string => id !== undefined);
 }

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { IANAZone } from 'luxon';
 
 /*
  * Reading the cells of an export file (docs/rules.md §6 Imports): dates whose order the whole file
@@ -82,20 +82,46 @@ export function readTime(cell: string): string | undefined {
 }
 
 const DAY_MS = 86_400_000;
+/** Zones change their offset at whole quarter hours of UTC: one lookup serves a quarter hour. */
+const QUARTER_MS = 900_000;
+
+/** A zone's offset in minutes at an instant, looked up once per quarter hour (an import reads many times of few days). */
+function offsetLookup(zone: string): (at: number) => number {
+  const iana = IANAZone.create(zone);
+  const quarters = new Map<number, number>();
+  return (at) => {
+    const quarter = Math.floor(at / QUARTER_MS);
+    let offset = quarters.get(quarter);
+    if (offset === undefined) {
+      offset = iana.offset(quarter * QUARTER_MS);
+      quarters.set(quarter, offset);
+    }
+    return offset;
+  };
+}
+
+const lookups = new Map<string, (at: number) => number>();
 
 /**
  * The instant of a wall-clock time in a zone, as a canonical UTC ISO string. A time the zone skips
  * (the hour a clock moves forward) is undefined; a time it has twice (the hour it moves back) is the
- * earlier instant.
+ * earlier instant. A candidate instant (the wall clock less an offset the zone has near that day) is
+ * the time when the zone's offset at that instant is the one taken.
  */
 export function instantOf(date: string, time: string, zone: string): string | undefined {
+  let offsetAt = lookups.get(zone);
+  if (offsetAt === undefined) {
+    if (lookups.size > 100) lookups.clear();
+    offsetAt = offsetLookup(zone);
+    lookups.set(zone, offsetAt);
+  }
   const asUtc = Date.parse(`${date}T${time}Z`);
-  const offsets = new Set([asUtc - DAY_MS, asUtc, asUtc + DAY_MS].map((at) => DateTime.fromMillis(at, { zone }).offset));
-  const found = [...offsets]
-    .map((offset) => asUtc - offset * 60_000)
-    .filter((instant) => DateTime.fromMillis(instant, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss") === `${date}T${time}`)
-    .sort((a, b) => a - b);
-  return found.length === 0 ? undefined : new Date(found[0]).toISOString();
+  let earliest: number | undefined;
+  for (const offset of new Set([offsetAt(asUtc - DAY_MS), offsetAt(asUtc), offsetAt(asUtc + DAY_MS)])) {
+    const instant = asUtc - offset * 60_000;
+    if (offsetAt(instant) === offset && (earliest === undefined || instant < earliest)) earliest = instant;
+  }
+  return earliest === undefined ? undefined : new Date(earliest).toISOString();
 }
 
 /** The calendar day after `YYYY-MM-DD`. */
