@@ -133,7 +133,8 @@ describeEachStore('Export and import back (docs/rules.md §6 Export)', (h) => {
     const files = Object.values(await unzip(await exportOf(h, a.ws))).join('\n');
     const theirs = [b.ws.organizationId, b.ws.admin.userId, b.ann.userId, b.ann.email, b.ws.admin.email];
     for (const path of ['/api/projects', '/api/clients', '/api/tags', '/api/geofences', '/api/webhooks', '/api/activities?from=2026-01-01T00:00:00Z']) {
-      theirs.push(...Object.keys(await ok(as(h, b.ws).get(path))));
+      const listed = await ok(as(h, b.ws).get(path));
+      theirs.push(...(Array.isArray(listed) ? listed.map((record: any) => record.id) : Object.keys(listed)));
     }
     for (const value of theirs) expect(files).not.toContain(value);
     expect(files).toContain(a.ann.email);
