@@ -96,9 +96,12 @@ describeInBrowser('Web app: Settings → Import', ({ h, open }) => {
     await screenshot(page, 'settings-import', h);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
 
-    // Reports takes no period in its address: the link opens it as it is.
+    // The link opens Reports on the imported period (the first entry's start to the last one's end), run at once.
     await section(page).getByRole('link', { name: 'See the imported time in Reports' }).click();
     await page.waitForURL((url) => url.pathname === '/reports');
+    const address = new URL(page.url()).searchParams;
+    expect([address.get('start'), address.get('end')].map((at) => Date.parse(at ?? ''))).toEqual([Date.parse('2026-03-02T08:00:00Z'), Date.parse('2026-03-03T07:15:00Z')]);
+    await page.getByTestId('report-totals').waitFor();
   });
 
   it('an import running when the page is opened (or reloaded) is shown with its progress and followed to its end', async () => {

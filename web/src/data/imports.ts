@@ -2,10 +2,12 @@ import { signal } from '@preact/signals';
 import { api, sendFile, type Problem, type Schemas } from '../api/client.js';
 import type { paths } from '../api/schema.js';
 import { announceChange } from './changes.js';
+import { organization } from './organization.js';
 
 /*
- * Imports of another tool's export (docs/rules.md §6 Imports), for the settings page: the one the
- * page follows (queued or running, then its outcome), started with the file as the request's body.
+ * Imports of another tool's export, or of another timetrack workspace's (GET /export's ZIP), for the
+ * settings page (docs/rules.md §6 Imports): the one the page follows (queued or running, then its
+ * outcome), started with the file as the request's body.
  */
 
 export type Import = Schemas['Import'];
@@ -48,12 +50,15 @@ export async function loadActiveImport(): Promise<Problem | undefined> {
   return undefined;
 }
 
-/** Sends the file (as text/csv, whatever the browser took its type to be) and follows the queued import. */
+/** The media type a source's file is sent as, whatever the browser took its type to be: timetrack's export is a ZIP, the others' a CSV. */
+const fileTypeOf = (source: ImportSource): string => (source === 'timetrack' ? 'application/zip' : 'text/csv');
+
+/** Sends the file (as its source's media type) and follows the queued import. */
 export async function startImport(query: ImportQuery, file: Blob): Promise<Problem | undefined> {
   const left = leavings;
   let response: Response;
   try {
-    response = await sendFile('/imports', query, file, 'text/csv');
+    response = await sendFile('/imports', query, file, fileTypeOf(query.source));
   } catch {
     return localProblem('The file could not be sent. Check the connection and try again.', 0);
   }
@@ -81,7 +86,11 @@ async function follow(importId: string): Promise<void> {
       currentImport.value = answer.data;
       if (hasEnded(answer.data)) {
         following = null;
-        if (!answer.data.dryRun && answer.data.status === 'succeeded') announceChange();
+        if (!answer.data.dryRun && answer.data.status === 'succeeded') {
+          // Another workspace's export brings its settings too: the organization is read again (kept as it was if that fails).
+          if (answer.data.source === 'timetrack') void reloadOrganization();
+          announceChange();
+        }
         return;
       }
     } else if (answer?.response.status === 404 || answer?.response.status === 403) {
@@ -92,6 +101,11 @@ async function follow(importId: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (following !== importId) return;
   }
+}
+
+async function reloadOrganization(): Promise<void> {
+  const answer = await api.GET('/organization').catch(() => undefined);
+  if (answer?.data) organization.value = answer.data;
 }
 
 /** The page is left: no more polling, and nothing shown when it is opened again (a running import is found anew). */

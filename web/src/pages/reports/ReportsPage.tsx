@@ -1,4 +1,5 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { api, fieldErrors, problemMessage, type Problem } from '../../api/client.js';
 import { describedBy, Field } from '../../components/Field.js';
 import { changes } from '../../data/changes.js';
@@ -7,13 +8,27 @@ import { formats } from '../../data/preferences.js';
 import { loadProjects, projects } from '../../data/projects.js';
 import { deleteReport, loadSavedReports, pinReport, saveReport, savedReports } from '../../data/reports.js';
 import { me } from '../../data/session.js';
+import { currentSearch } from '../../lib/router.js';
 import { dayOf } from '../../lib/time.js';
 import { directory, loadDirectory } from '../../data/users.js';
 import '../manage/manage.css';
+import { periodInAddress } from './address.js';
 import { fileNameOf, saveFile } from './download.js';
 import { ChoiceFilter } from './ChoiceFilter.js';
 import { DimensionList } from './Dimensions.js';
-import { draftOf, METRICS, newDraft, NONE, offeredMetrics, PERIODS, runBody, type Draft, type Report, type ReportResult } from './definition.js';
+import {
+  draftOf,
+  METRICS,
+  newDraft,
+  NONE,
+  offeredMetrics,
+  PERIODS,
+  runBody,
+  withExactPeriod,
+  type Draft,
+  type Report,
+  type ReportResult,
+} from './definition.js';
 import { Entries, type Source } from './Entries.js';
 import { ReportChart } from './ReportChart.js';
 import { ResultTable } from './ResultTable.js';
@@ -49,7 +64,10 @@ export function ReportsPage() {
   const timeZone = formats.value.timeZone;
   const admin = me.value?.role === 'Administrator';
   const projectAdmin = useSignal(false);
-  const draft = useSignal<Draft>(newDraft(timeZone));
+  // A period in the address (`?start=…&end=…`, address.ts) opens the page on it; without one, this month so far.
+  const fromAddress = periodInAddress(currentSearch.value);
+  const addressKey = fromAddress ? `${fromAddress.start}/${fromAddress.end}` : '';
+  const draft = useSignal<Draft>(fromAddress ? withExactPeriod(newDraft(timeZone), fromAddress, timeZone) : newDraft(timeZone));
   const result = useSignal<ReportResult | null>(null);
   const source = useSignal<Source | null>(null);
   const runs = useSignal(0);
@@ -106,6 +124,13 @@ export function ReportsPage() {
     event.preventDefault();
     void show({ body: runBody(draft.value, timeZone), timeZone });
   };
+
+  // The address's period is run at once: a link to it (an import's result) shows that report.
+  useEffect(() => {
+    if (!fromAddress) return;
+    draft.value = withExactPeriod(draft.value, fromAddress, timeZone);
+    void show({ body: runBody(draft.value, timeZone), timeZone });
+  }, [addressKey]);
 
   const runSaved = async (report: Report) => {
     draft.value = draftOf(report, timeZone);
@@ -192,7 +217,7 @@ export function ReportsPage() {
         <h2 id="definition-heading">Report</h2>
         <div class="inline">
           <Field id="report-period" label="Period" error={errors.period}>
-            <select id="report-period" value={d.period} onChange={(e) => change({ period: e.currentTarget.value as Draft['period'] })}>
+            <select id="report-period" value={d.period} onChange={(e) => change({ period: e.currentTarget.value as Draft['period'], exact: undefined })}>
               {PERIODS.map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -203,14 +228,20 @@ export function ReportsPage() {
           {d.period === 'custom' && (
             <>
               <Field id="report-first" label="First day" error={errors.start}>
-                <input id="report-first" type="date" required value={d.first} onInput={(e) => change({ first: e.currentTarget.value })} {...describedBy('report-first', errors.start)} />
+                <input id="report-first" type="date" required value={d.first} onInput={(e) => change({ first: e.currentTarget.value, exact: undefined })} {...describedBy('report-first', errors.start)} />
               </Field>
               <Field id="report-last" label="Last day" error={errors.end}>
-                <input id="report-last" type="date" required value={d.last} onInput={(e) => change({ last: e.currentTarget.value })} {...describedBy('report-last', errors.end)} />
+                <input id="report-last" type="date" required value={d.last} onInput={(e) => change({ last: e.currentTarget.value, exact: undefined })} {...describedBy('report-last', errors.end)} />
               </Field>
             </>
           )}
         </div>
+        {d.period === 'custom' && d.exact && (
+          <p class="muted" data-testid="report-exact-period">
+            Exactly {formats.value.dateTime(d.exact.start)} to {formats.value.dateTime(d.exact.end)}, as the page's address gives it; changing a day
+            reports whole days.
+          </p>
+        )}
         <DimensionList value={d.dimensions} onChange={(dimensions) => change({ dimensions })} />
         <fieldset>
           <legend>Show</legend>

@@ -1,4 +1,5 @@
 import type { Schemas } from '../../api/client.js';
+import type { AddressPeriod } from './address.js';
 import { addDays, dateInputValue, dayOf, mondayOf, parseDateInput, zonedInstant } from '../../lib/time.js';
 
 /*
@@ -72,6 +73,11 @@ export interface Draft {
   /** The custom range's first and last day (inclusive), YYYY-MM-DD. */
   first: string;
   last: string;
+  /**
+   * The custom range as exact instants, when the page's address gave it (address.ts): sent as it is
+   * instead of the days' midnights, until the period or a day is changed.
+   */
+  exact?: AddressPeriod;
   dimensions: Dimension[];
   metrics: Metric[];
   billable: '' | 'true' | 'false';
@@ -110,8 +116,20 @@ export function newDraft(timeZone: string): Draft {
   };
 }
 
-/** The custom range's bounds as instants: midnight of the first day to midnight after the last, in the zone. */
+/** A draft set to an exact custom range: its first and last day shown as the days of the zone it covers. */
+export function withExactPeriod(draft: Draft, period: AddressPeriod, timeZone: string): Draft {
+  return {
+    ...draft,
+    period: 'custom',
+    first: dateInputValue(dayOf(new Date(period.start), timeZone)),
+    last: dateInputValue(dayOf(new Date(period.end).getTime() - 1, timeZone)),
+    exact: { ...period },
+  };
+}
+
+/** The custom range's bounds as instants: the exact range, else midnight of the first day to midnight after the last, in the zone. */
 function bounds(draft: Draft, timeZone: string): { start: string; end: string } {
+  if (draft.period === 'custom' && draft.exact) return { ...draft.exact };
   const first = parseDateInput(draft.first) ?? mondayOf(dayOf(Date.now(), timeZone));
   const last = parseDateInput(draft.last) ?? first;
   return {

@@ -18,17 +18,26 @@ import {
 import { organization } from '../../data/organization.js';
 import { formats } from '../../data/preferences.js';
 import { followLink } from '../../lib/router.js';
+import { reportsAddress } from '../reports/address.js';
 import { saveFile } from '../reports/download.js';
 import { timeZones } from './General.js';
 import './import.css';
 
-/** The tools an export comes from, and where each one's CSV is found (two lines each). */
+/** The tools an export comes from, and where each one's file is found (two lines each): a CSV, or timetrack's own ZIP. */
 const SOURCES: { value: ImportSource; label: string; how: [string, string] }[] = [
   { value: 'toggl', label: 'Toggl Track', how: ['In Toggl Track, open Reports → Detailed and choose the period.', 'Then Export → CSV, and choose or drop that file below.'] },
   { value: 'clockify', label: 'Clockify', how: ['In Clockify, open Reports → Detailed and choose the period.', 'Then Export → CSV (the older and the 2024 layouts are both read).'] },
   { value: 'harvest', label: 'Harvest', how: ['In Harvest, open Reports → Detailed time and choose the period.', 'Then Export → CSV. People are matched by full name: add them here first.'] },
   { value: 'kimai', label: 'Kimai', how: ['In Kimai, open Times and filter the period you want.', 'Then Export → CSV (the default CSV export).'] },
+  {
+    value: 'timetrack',
+    label: 'timetrack (another timetrack workspace)',
+    how: ['Settings → Export → Download everything in the other workspace,', 'then drop the ZIP here.'],
+  },
 ];
+
+/** A source whose file is timetrack's own export (a ZIP of every record): no time zone, date format or mode applies to it. */
+const isArchive = (source: ImportSource): boolean => source === 'timetrack';
 
 type DateFormat = NonNullable<ImportQuery['dateFormat']>;
 const DATE_FORMATS: [DateFormat | '', string][] = [
@@ -105,6 +114,7 @@ export function Import() {
   const busy = sending.value || (current !== null && !hasEnded(current));
   const zone = org.timeZone ?? 'UTC';
   const zones = timeZones();
+  const archive = isArchive(source.value);
 
   /** Any change of the file or a choice: a finished check no longer says what an import would do. */
   const changed = () => {
@@ -122,14 +132,17 @@ export function Import() {
       fileError.value = 'Choose the export file first.';
       return;
     }
-    const query: ImportQuery = {
-      source: source.value,
-      mode: mode.value,
-      ...(timeZone.value ? { timeZone: timeZone.value } : {}),
-      ...(dateFormat.value ? { dateFormat: dateFormat.value } : {}),
-      ...(dryRun ? { dryRun: 'true' as const } : {}),
-      ...(invite.value ? { invite: 'true' as const } : {}),
-    };
+    // An archive takes none of the CSV choices (they stay as chosen, for a CSV source picked again).
+    const query: ImportQuery = archive
+      ? { source: source.value, ...(dryRun ? { dryRun: 'true' as const } : {}) }
+      : {
+          source: source.value,
+          mode: mode.value,
+          ...(timeZone.value ? { timeZone: timeZone.value } : {}),
+          ...(dateFormat.value ? { dateFormat: dateFormat.value } : {}),
+          ...(dryRun ? { dryRun: 'true' as const } : {}),
+          ...(invite.value ? { invite: 'true' as const } : {}),
+        };
     sending.value = true;
     problem.value = undefined;
     try {
@@ -157,6 +170,7 @@ export function Import() {
       <p class="muted">
         Time entries from another tool's CSV export. Clients, projects, tasks and tags are matched by name and created when missing; people are matched
         by email (Harvest: by name) and new ones join as User. A row imported before is skipped, so a later export that overlaps adds only what is new.
+        Another timetrack workspace's export (a ZIP) brings every record it holds, and its settings replace this workspace's.
       </p>
       <form class="import-form" onSubmit={check} onChange={changed} aria-label="Import">
         <fieldset>
@@ -186,47 +200,52 @@ export function Import() {
             ))}
           </div>
         </fieldset>
-        <div class="import-options">
-          <Field id="import-tz" label="Time zone of the file's times">
-            <select id="import-tz" value={timeZone.value} disabled={busy} onChange={(event) => (timeZone.value = event.currentTarget.value)}>
-              <option value="">The organization's ({zone})</option>
-              {zones.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="import-date-format" label="Dates such as 03/04/2024">
-            <select
-              id="import-date-format"
-              value={dateFormat.value}
-              disabled={busy}
-              onChange={(event) => (dateFormat.value = event.currentTarget.value as DateFormat | '')}
-            >
-              {DATE_FORMATS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
-        <fieldset class="stacked">
-          <legend>Rows with errors</legend>
-          <span class="check">
-            <input type="radio" id="import-mode-all" name="mode" value="all" checked={mode.value === 'all'} disabled={busy} onChange={() => (mode.value = 'all')} />
-            <label for="import-mode-all">All rows: one bad row and nothing is imported</label>
-          </span>
-          <span class="check">
-            <input type="radio" id="import-mode-valid" name="mode" value="valid" checked={mode.value === 'valid'} disabled={busy} onChange={() => (mode.value = 'valid')} />
-            <label for="import-mode-valid">Only the valid rows: the bad ones are left out</label>
-          </span>
-        </fieldset>
-        <span class="check">
-          <input type="checkbox" id="import-invite" checked={invite.value} disabled={busy} onChange={(event) => (invite.value = event.currentTarget.checked)} />
-          <label for="import-invite">Email the people the import adds an invitation</label>
-        </span>
+        {/* A timetrack archive is read as it is: no zone, date format, mode or invitation applies to it. */}
+        {!archive && (
+          <>
+            <div class="import-options">
+              <Field id="import-tz" label="Time zone of the file's times">
+                <select id="import-tz" value={timeZone.value} disabled={busy} onChange={(event) => (timeZone.value = event.currentTarget.value)}>
+                  <option value="">The organization's ({zone})</option>
+                  {zones.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id="import-date-format" label="Dates such as 03/04/2024">
+                <select
+                  id="import-date-format"
+                  value={dateFormat.value}
+                  disabled={busy}
+                  onChange={(event) => (dateFormat.value = event.currentTarget.value as DateFormat | '')}
+                >
+                  {DATE_FORMATS.map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            </div>
+            <fieldset class="stacked">
+              <legend>Rows with errors</legend>
+              <span class="check">
+                <input type="radio" id="import-mode-all" name="mode" value="all" checked={mode.value === 'all'} disabled={busy} onChange={() => (mode.value = 'all')} />
+                <label for="import-mode-all">All rows: one bad row and nothing is imported</label>
+              </span>
+              <span class="check">
+                <input type="radio" id="import-mode-valid" name="mode" value="valid" checked={mode.value === 'valid'} disabled={busy} onChange={() => (mode.value = 'valid')} />
+                <label for="import-mode-valid">Only the valid rows: the bad ones are left out</label>
+              </span>
+            </fieldset>
+            <span class="check">
+              <input type="checkbox" id="import-invite" checked={invite.value} disabled={busy} onChange={(event) => (invite.value = event.currentTarget.checked)} />
+              <label for="import-invite">Email the people the import adds an invitation</label>
+            </span>
+          </>
+        )}
         <div
           class={dragging.value ? 'drop-zone dragging' : 'drop-zone'}
           data-testid="import-drop"
@@ -237,11 +256,11 @@ export function Import() {
           onDragLeave={() => (dragging.value = false)}
           onDrop={drop}
         >
-          <Field id="import-file" label="The export file (CSV)" error={fileError.value}>
+          <Field id="import-file" label={archive ? 'The export file (ZIP)' : 'The export file (CSV)'} error={fileError.value}>
             <input
               id="import-file"
               type="file"
-              accept=".csv,text/csv"
+              accept={archive ? '.zip,application/zip' : '.csv,text/csv'}
               disabled={busy}
               onChange={(event) => {
                 // The form's own change handler runs too; the file is what this one keeps.
@@ -330,6 +349,12 @@ function Result({ found, children }: { found: ImportRecord; children?: Component
       <p role="status" data-testid="import-summary">
         {summary}
       </p>
+      {succeeded && found.period && (
+        <p data-testid="import-period">
+          {found.dryRun ? 'The entries to import run' : 'The imported entries run'} from {formats.value.dateTime(found.period.start)} to{' '}
+          {formats.value.dateTime(found.period.end)}.
+        </p>
+      )}
       {succeeded && (
         <dl class="import-counts">
           {COUNTS.map(([key, label]) => (
@@ -353,12 +378,12 @@ function Result({ found, children }: { found: ImportRecord; children?: Component
       )}
       {found.warnings.length > 0 && <Problems caption="Warnings" list={found.warnings} total={found.warnings.length} />}
       {children}
-      {!found.dryRun && succeeded && found.created.activities > 0 && (
+      {!found.dryRun && succeeded && found.period && (
         <p>
-          <a href="/reports" onClick={followLink}>
+          {/* Reports opens on exactly the imported period: from the first entry's start to the last one's end. */}
+          <a href={reportsAddress(found.period)} onClick={followLink}>
             See the imported time in Reports
-          </a>{' '}
-          <span class="muted">(choose the imported period there).</span>
+          </a>
         </p>
       )}
     </div>

@@ -1,6 +1,7 @@
 import '../manage/manage.css';
 import { Address } from './Address.js';
 import { Billing } from './Billing.js';
+import { Export } from './Export.js';
 import { General, Holidays, Rounding } from './General.js';
 import { Import } from './Import.js';
 import { Locking } from './Locking.js';
@@ -9,8 +10,8 @@ import { Tags } from './Tags.js';
 
 /**
  * Workspace settings (administrators): the organization, rounding, timesheet locking, holidays, the
- * tags, importing another tool's export, the sign-in policy, the address and deletion, and the billing
- * helpers shown as what they are (free).
+ * tags, importing another tool's export (or another workspace's), exporting everything, the sign-in
+ * policy, the address and deletion, and the billing helpers shown as what they are (free).
  */
 export function SettingsPage() {
   return (
@@ -22,6 +23,7 @@ export function SettingsPage() {
       <Holidays />
       <Tags />
       <Import />
+      <Export />
       <SignInPolicy />
       <Address />
       <Billing />
