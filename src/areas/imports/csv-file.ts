@@ -34,22 +34,17 @@ export class UnreadableFile extends Error {
 }
 
 /**
- * Every record of a CSV file, its header first, read as a stream (a UTF-8 BOM allowed, `,` or `;`);
- * `progress` hears the count now and then, and the reading gives way to other work between chunks.
+ * The records of a CSV file, its header first, read as a stream (a UTF-8 BOM allowed, `,` or `;`):
+ * each call reads the file anew, so a file is read twice rather than held in memory.
  */
-export async function readCsvRecords(path: string, progress: (records: number) => Promise<void>): Promise<string[][]> {
+export async function* csvRecords(path: string): AsyncGenerator<string[]> {
   const parser = createReadStream(path).pipe(
     parse({ bom: true, delimiter: await delimiterOf(path), relax_column_count: true, skip_empty_lines: true, trim: false }),
   );
-  const records: string[][] = [];
   try {
-    for await (const record of parser) {
-      records.push(record as string[]);
-      if (records.length % 5000 === 0) await progress(records.length - 1);
-    }
+    for await (const record of parser) yield record as string[];
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 0;
     throw new UnreadableFile(line, `The file is no CSV this source wrote: ${(error as Error).message}`);
   }
-  return records;
 }

@@ -14,7 +14,6 @@ import {
   readTime,
   readYesNo,
   type DateFormat,
-  type ReadDate,
 } from './reading.js';
 import type { ImportProblem } from './schemas.js';
 
@@ -76,45 +75,84 @@ function entryKey(person: PersonRef, startedAt: string, endedAt: string, descrip
     .digest('base64url');
 }
 
-/** Reads every row of a file (its header first) with a source's layout. */
-export function readRows(layout: CsvLayout, records: readonly string[][], options: ReadOptions, people: PeopleLookup): ReadResult {
-  const [headers = [], ...data] = records;
-  const { places, missing } = placeColumns(layout, headers);
-  if (missing.length > 0) {
-    const fatal = missing.map((role) => {
-      const column = roleHeader(layout, role);
-      return problem(0, column, 'missing-column', `The file has no column "${column}".`);
-    });
-    return { entries: [], errors: [], fatal, rows: data.length };
+/**
+ * Reads every row of a file with a source's layout, in two passes of `records()` (the header first
+ * each time): the dates, whose order the whole file decides, then the rows. `progress` hears the rows
+ * read now and then.
+ */
+export async function readRows(
+  layout: CsvLayout,
+  records: () => AsyncIterable<string[]>,
+  options: ReadOptions,
+  people: PeopleLookup,
+  progress: (counts: { rows?: number; rowsDone?: number }) => Promise<void>,
+): Promise<ReadResult> {
+  let headers: string[] | undefined;
+  let places: ColumnPlaces = {};
+  let rows = 0;
+  let decided: DateFormat | undefined = options.dateFormat;
+  let firstAmbiguous: number | undefined;
+  for await (const cells of records()) {
+    if (headers === undefined) {
+      headers = cells;
+      const placed = placeColumns(layout, headers);
+      if (placed.missing.length > 0) {
+        const fatal = placed.missing.map((role) => {
+          const column = roleHeader(layout, role);
+          return problem(0, column, 'missing-column', `The file has no column "${column}".`);
+        });
+        let count = 0;
+        for await (const _record of records()) count++;
+        return { entries: [], errors: [], fatal, rows: Math.max(0, count - 1) };
+      }
+      places = placed.places;
+      continue;
+    }
+    rows++;
+    for (const role of ['startDate', 'endDate'] as const) {
+      const place = places[role];
+      const date = place === undefined ? undefined : readDate(cells[place.index] ?? '');
+      if (!date?.ambiguous) continue;
+      firstAmbiguous ??= rows;
+      decided ??= decideDateFormat([date]);
+    }
   }
+  await progress({ rows, rowsDone: 0 });
+  const column = (role: Role) => places[role]?.header ?? roleHeader(layout, role);
+  const errors: ImportProblem[] = [];
+  if (decided === undefined && firstAmbiguous !== undefined) {
+    const fatal = [problem(firstAmbiguous, column('startDate'), 'date-format-ambiguous', 'No date of the file tells day from month: run the import again with dateFormat MDY or DMY.')];
+    return { entries: [], errors, fatal, rows };
+  }
+  const reader = rowReader(layout, places, { ...options, dateFormat: decided }, people, column);
+  let row = 0;
+  let header = true;
+  for await (const cells of records()) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    row++;
+    reader.read(cells, row);
+    if (row % 5000 === 0) await progress({ rowsDone: row });
+  }
+  return { entries: reader.entries, errors: reader.errors, fatal: [], rows };
+}
+
+/** Reads rows one at a time, once the file's date format is known. */
+function rowReader(layout: CsvLayout, places: ColumnPlaces, options: ReadOptions, people: PeopleLookup, column: (role: Role) => string) {
+  const { dateFormat } = options;
+  const entries: ReadEntry[] = [];
+  const errors: ImportProblem[] = [];
   const cell = (cells: readonly string[], role: Role): string | undefined => {
     const place = places[role];
     return place === undefined ? undefined : (cells[place.index] ?? '').trim();
   };
-  const column = (role: Role) => places[role]?.header ?? roleHeader(layout, role);
-
-  // The dates first: the whole file decides their order.
-  const dateFormat = options.dateFormat ?? decideDateFormat(eachDate(data, places));
-  const fatal: ImportProblem[] = [];
-  const errors: ImportProblem[] = [];
-  if (dateFormat === undefined) {
-    const first = data.findIndex((cells) => readDate(cell(cells, 'startDate') ?? '')?.ambiguous);
-    if (first >= 0) {
-      fatal.push(
-        problem(first + 1, column('startDate'), 'date-format-ambiguous', 'No date of the file tells day from month: run the import again with dateFormat MDY or DMY.'),
-      );
-      return { entries: [], errors, fatal, rows: data.length };
-    }
-  }
-
-  const entries: ReadEntry[] = [];
   /** Harvest: where the next entry of a person's day starts, in milliseconds after 09:00. */
   const dayFilled = new Map<string, number>();
-  data.forEach((cells, index) => {
-    const row = index + 1;
+  const read = (cells: readonly string[], row: number) => {
     const rowErrors: ImportProblem[] = [];
     const fail = (role: Role, code: string, message: string) => rowErrors.push(problem(row, column(role), code, message));
-
     const person = personOf(cells, cell, people, fail);
     const startDay = dateOf(cell(cells, 'startDate') ?? '', dateFormat);
     if (startDay === undefined) fail('startDate', 'invalid-date', `"${cell(cells, 'startDate')}" is not a date${dateFormat ? ` (${dateFormat})` : ''}.`);
@@ -187,19 +225,8 @@ export function readRows(layout: CsvLayout, records: readonly string[][], option
       currency,
       key: entryKey(person, startedAt, endedAt, description, project),
     });
-  });
-  return { entries, errors, fatal, rows: data.length };
-}
-
-function* eachDate(data: readonly string[][], places: ColumnPlaces): Iterable<ReadDate> {
-  for (const role of ['startDate', 'endDate'] as const) {
-    const place = places[role];
-    if (place === undefined) continue;
-    for (const cells of data) {
-      const date = readDate(cells[place.index] ?? '');
-      if (date) yield date;
-    }
-  }
+  };
+  return { entries, errors, read };
 }
 
 const dateOf = (text: string, format: DateFormat | undefined): string | undefined => {

@@ -11,7 +11,7 @@ import { addImportedProjects } from '../projects/index.js';
 import { addImportedRates } from '../rates/index.js';
 import { addImportedTags } from '../tags/index.js';
 import { addImportedTasks } from '../tasks/index.js';
-import { readCsvRecords, UnreadableFile } from './csv-file.js';
+import { csvRecords, UnreadableFile } from './csv-file.js';
 import { addImportedPeople } from './people.js';
 import { countsOf, planImport, type Plan } from './plan.js';
 import {
@@ -99,21 +99,19 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
   await noteProgress(db, importId, { status: 'running' });
   if (source === 'timetrack') return restoreOutcome(context, { importId, organizationId, dryRun }, filePath);
 
-  let records: string[][];
+  let read: Awaited<ReturnType<typeof readRows>>;
   try {
-    records = await readCsvRecords(filePath, async (done) => {
+    read = await readRows(CSV_LAYOUTS[source as CsvSource], () => csvRecords(filePath), options, { byName: await usersByName(db, organizationId) }, async (counts) => {
       check();
-      await noteProgress(db, importId, { rowsDone: done });
+      await noteProgress(db, importId, counts);
     });
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
     return failed(0, [{ row: error.line, column: null, code: 'file-unreadable', message: error.message }]);
   }
   check();
-  const rows = Math.max(0, records.length - 1);
-  await noteProgress(db, importId, { rows, rowsDone: rows });
-
-  const read = readRows(CSV_LAYOUTS[source as CsvSource], records, options, { byName: await usersByName(db, organizationId) });
+  const { rows } = read;
+  await noteProgress(db, importId, { rowsDone: rows });
   if (read.fatal.length > 0) return failed(rows, read.fatal);
   if (mode === 'all' && read.errors.length > 0) return failed(rows, read.errors);
   check();
