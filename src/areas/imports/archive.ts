@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import yauzl from 'yauzl';
 import { UnreadableFile } from './csv-file.js';
 
@@ -9,6 +10,8 @@ export interface Archive {
   /** The entry's JSON lines, in pages; nothing when the entry is absent. */
   rows(name: string, pageSize: number): AsyncIterable<Array<Record<string, unknown>>>;
   json(name: string): Promise<unknown>;
+  /** The entry's CSV records as objects by header, in order; nothing when the entry is absent. */
+  csv(name: string): AsyncIterable<Record<string, string>>;
   close(): void;
 }
 
@@ -75,6 +78,17 @@ export async function openArchive(path: string): Promise<Archive> {
         return JSON.parse(text);
       } catch {
         throw new UnreadableFile(0, `${name} is no JSON.`);
+      }
+    },
+    async *csv(name) {
+      const entry = entries.get(name);
+      if (!entry) return;
+      try {
+        for await (const record of (await stream(entry)).pipe(parse({ bom: true, columns: true, relax_column_count: true, skip_empty_lines: true }))) {
+          yield record as Record<string, string>;
+        }
+      } catch (error) {
+        throw new UnreadableFile((error as { lines?: number }).lines ?? 0, `${name} is no CSV: ${(error as Error).message}`);
       }
     },
     close: () => zip.close(),

@@ -28,7 +28,9 @@ import {
   type ImportOutcome,
 } from './repository.js';
 import { restoreOutcome } from './restore-run.js';
-import { readRows, type ReadEntry } from './rows.js';
+import { readRows, type ReadEntry, type ReadResult } from './rows.js';
+import { readSolidtime } from './sources/solidtime.js';
+import { openArchive, type Archive } from './archive.js';
 import type { ImportProblem } from './schemas.js';
 import { CSV_LAYOUTS, type CsvSource } from './sources/columns.js';
 
@@ -99,12 +101,16 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
   await noteProgress(db, importId, { status: 'running' });
   if (source === 'timetrack') return restoreOutcome(context, { importId, organizationId, dryRun }, filePath);
 
-  let read: Awaited<ReturnType<typeof readRows>>;
+  let read: ReadResult;
+  const progress = async (counts: { rows?: number; rowsDone?: number }) => {
+    check();
+    await noteProgress(db, importId, counts);
+  };
   try {
-    read = await readRows(CSV_LAYOUTS[source as CsvSource], () => csvRecords(filePath), options, { byName: await usersByName(db, organizationId) }, async (counts) => {
-      check();
-      await noteProgress(db, importId, counts);
-    });
+    read =
+      source === 'solidtime'
+        ? await readArchive(filePath, (archive) => readSolidtime(archive, progress))
+        : await readRows(CSV_LAYOUTS[source as CsvSource], () => csvRecords(filePath), options, { byName: await usersByName(db, organizationId) }, progress);
   } catch (error) {
     if (!(error instanceof UnreadableFile)) throw error;
     return failed(0, [{ row: error.line, column: null, code: 'file-unreadable', message: error.message }]);
@@ -138,6 +144,16 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
   check();
   await apply(context, { importId, organizationId, source, invite: options.invite }, plan, outcome);
   return undefined;
+}
+
+/** Reads a ZIP file with `read`, and closes it. */
+async function readArchive(filePath: string, read: (archive: Archive) => Promise<ReadResult>): Promise<ReadResult> {
+  const archive = await openArchive(filePath);
+  try {
+    return await read(archive);
+  } finally {
+    archive.close();
+  }
 }
 
 /** The entries whose rows no import of this source brought before, nor an earlier row of this file. */

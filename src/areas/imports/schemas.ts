@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdMap, Nullable, StringEnum, TIME_ZONE_PATTERN, Timestamp } from '../../route-kit/schemas.js';
 
-export const IMPORT_SOURCES = ['toggl', 'clockify', 'harvest', 'kimai', 'timetrack'] as const;
+export const IMPORT_SOURCES = ['toggl', 'clockify', 'harvest', 'kimai', 'solidtime', 'timetrack'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 export const IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;

@@ -23,11 +23,14 @@ const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream'];
 
 /** Whether a source's file may come as this media type (a CSV export, or a ZIP archive). */
-const takes = (source: ImportQuery['source'], contentType: string) => (source === 'timetrack' ? ZIP_TYPES : CSV_TYPES).includes(contentType);
+const takes = (source: ImportQuery['source'], contentType: string) => (source === 'timetrack' || source === 'solidtime' ? ZIP_TYPES : CSV_TYPES).includes(contentType);
 
 /** The problem of a file of another type than its source exports. */
 export const wrongFileType = (source: ImportQuery['source']) =>
-  new ApiError('unsupported-media-type', source === 'timetrack' ? 'A timetrack export is a ZIP archive: send it as application/zip.' : `A ${source} export is a CSV file: send it as text/csv.`);
+  new ApiError(
+    'unsupported-media-type',
+    source === 'timetrack' || source === 'solidtime' ? `A ${source} export is a ZIP archive: send it as application/zip.` : `A ${source} export is a CSV file: send it as text/csv.`,
+  );
 
 const anotherRuns = () => conflict('Another import of this workspace is queued or running: wait until it has ended.');
 
