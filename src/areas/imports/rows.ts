@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
 import { normalizeEmail, isEmail } from '../../lib/email.js';
 import { placeColumns, roleHeader, type ColumnPlaces, type CsvLayout, type Role } from './sources/columns.js';
 import {
@@ -67,6 +68,12 @@ const problem = (row: number, column: string | null, code: string, message: stri
 
 const HARVEST_DAY_START = '09:00:00';
 
+/**
+ * Rows read between two turns of the event loop: the reading of a large file gives way to the other
+ * requests this often, so that none of them waits for more than a moment of it.
+ */
+const GIVE_WAY_ROWS = 100;
+
 /** The key of a row that has no id of its source: its person, start, end, description and project. */
 function entryKey(person: PersonRef, startedAt: string, endedAt: string, description: string, project: string | null): string {
   const who = 'email' in person ? `email:${person.email}` : `user:${person.userId}`;
@@ -109,6 +116,7 @@ export async function readRows(
       continue;
     }
     rows++;
+    if (rows % GIVE_WAY_ROWS === 0) await turn();
     for (const role of ['startDate', 'endDate'] as const) {
       const place = places[role];
       const date = place === undefined ? undefined : readDate(cells[place.index] ?? '');
@@ -134,6 +142,7 @@ export async function readRows(
     }
     row++;
     reader.read(cells, row);
+    if (row % GIVE_WAY_ROWS === 0) await turn();
     if (row % 5000 === 0) await progress({ rowsDone: row });
   }
   return { entries: reader.entries, errors: reader.errors, fatal: [], rows };

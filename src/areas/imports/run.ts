@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import type { Workspace } from '../../domain/actor.js';
 import { newId } from '../../lib/ids.js';
 import { addImportedActivities } from '../activities/index.js';
@@ -45,8 +45,12 @@ export interface RunContext {
 
 /** Errors an import keeps (errorCount counts them all). */
 const KEPT_ERRORS = 1000;
-/** Entries staged per statement (13 values each, within SQLite's bound on parameters). */
-const STAGE_CHUNK = 500;
+/**
+ * Entries staged per statement: on SQLite a short write, after which the event loop takes other
+ * requests (the statement runs on the event loop's thread); on PostgreSQL fewer, larger statements,
+ * each its own commit (13 values an entry, within the bound on parameters).
+ */
+const STAGE_CHUNK = { sqlite: 100, postgres: 2000 } as const;
 /** How often a running import tells the others it is alive. */
 export const HEARTBEAT_MS = 2000;
 
@@ -99,6 +103,7 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
     if (signal.aborted) throw new Interrupted();
   };
   await noteProgress(db, importId, { status: 'running' });
+  const started = performance.now();
   if (source === 'timetrack') return restoreOutcome(context, { importId, organizationId, dryRun }, filePath);
 
   let read: ReadResult;
@@ -136,13 +141,20 @@ async function importOutcome(context: RunContext, importId: string, filePath: st
   };
   if (dryRun) return outcome;
 
-  for (let i = 0; i < plan.entries.length; i += STAGE_CHUNK) {
+  const planned = performance.now();
+  const chunk = STAGE_CHUNK[dialectOf(db)];
+  for (let i = 0; i < plan.entries.length; i += chunk) {
     check();
-    await stageEntries(db, organizationId, importId, plan.entries.slice(i, i + STAGE_CHUNK), i);
+    await stageEntries(db, organizationId, importId, plan.entries.slice(i, i + chunk), i);
     await turn();
   }
   check();
+  const staged = performance.now();
   await apply(context, { importId, organizationId, source, invite: options.invite }, plan, outcome);
+  context.log.info(
+    { importId, rows, readAndPlanMs: Math.round(planned - started), stageMs: Math.round(staged - planned), applyMs: Math.round(performance.now() - staged) },
+    'import applied',
+  );
   return undefined;
 }
 
@@ -210,7 +222,7 @@ async function apply(
     await addImportedRates(trx, organizationId, { revenue: plan.revenueRates, cost: plan.costRates });
     await addImportedActivities(trx, organizationId, importId, longestOfEachUser(plan));
     await recordImportKeys(trx, organizationId, run.source, importId);
-    await deleteStagedEntries(trx, importId);
+    // The staged entries are dropped after the commit (runImport's end), outside this transaction.
     // Another instance took it for stalled and marked it failed: nothing of it may count.
     if (!(await finishImport(trx, importId, outcome))) throw new Error('the import was marked failed while it ran');
   });
