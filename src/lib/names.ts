@@ -10,3 +10,9 @@ export function cleanName(value: string, pointer: string): string {
   if (name.length > 200 && Array.from(name).length > 200) throw invalid(pointer, 'must be at most 200 characters');
   return name;
 }
+
+/**
+ * The key of a name's uniqueness without regard to case (clients, projects, tasks, tags): trimmed,
+ * NFC, case folded by upper then lower case, the same on both stores.
+ */
+export const nameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();

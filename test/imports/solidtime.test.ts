@@ -1,7 +1,7 @@
 import yazl from 'yazl';
 import { expect, it } from 'vitest';
-import { as, describeEachStore, ok, type Harness, type TestWorkspace } from '../support/harness.js';
-import { activitiesOf, byName, counts, csv, ended } from './support.js';
+import { as, describeEachStore, ok } from '../support/harness.js';
+import { activitiesOf, byName, counts, csv, importArchive } from './support.js';
 
 /** docs/rules.md §6 Imports: solidtime's organization export, a ZIP of CSV files joined by ids. */
 
@@ -39,22 +39,10 @@ const SOLIDTIME = {
   ),
 };
 
-async function importZip(h: Harness, ws: TestWorkspace, archive: Buffer, query: Record<string, string> = {}) {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/api/imports',
-    query: { source: 'solidtime', ...query },
-    headers: { host: ws.host, authorization: `Bearer ${ws.admin.token}`, 'content-type': 'application/zip' },
-    payload: archive,
-  });
-  expect(res.statusCode, res.body).toBe(202);
-  return ended(h, ws, JSON.parse(res.body).id);
-}
-
 describeEachStore('Imports from solidtime (docs/rules.md §6 Imports)', (h) => {
   it('an organization export: entries with their member (by email), project, client, task and tags, billable and UTC instants; its rate in cents becomes the member\'s revenue rate', async () => {
     const ws = await h.workspace();
-    const done = await importZip(h, ws, await zip(SOLIDTIME), { mode: 'valid' });
+    const done = await importArchive(h, ws, await zip(SOLIDTIME), { source: 'solidtime', mode: 'valid' });
     expect(done).toMatchObject({
       status: 'succeeded',
       rows: 2,
@@ -76,10 +64,10 @@ describeEachStore('Imports from solidtime (docs/rules.md §6 Imports)', (h) => {
   it('imported again, every entry is skipped by its solidtime id; a ZIP that is no solidtime export fails with missing-column', async () => {
     const ws = await h.workspace();
     const archive = await zip(SOLIDTIME);
-    await importZip(h, ws, archive, { mode: 'valid' });
-    const again = await importZip(h, ws, archive, { mode: 'valid' });
+    await importArchive(h, ws, archive, { source: 'solidtime', mode: 'valid' });
+    const again = await importArchive(h, ws, archive, { source: 'solidtime', mode: 'valid' });
     expect(again).toMatchObject({ status: 'succeeded', created: counts(), skipped: 1 });
-    const other = await importZip(h, ws, await zip({ 'readme.txt': 'hello' }));
+    const other = await importArchive(h, ws, await zip({ 'readme.txt': 'hello' }), { source: 'solidtime' });
     expect(other).toMatchObject({ status: 'failed', errors: [{ row: 0, column: 'time_entries.csv', code: 'missing-column' }, { row: 0, column: 'members.csv', code: 'missing-column' }] });
   });
 });

@@ -93,7 +93,7 @@ export async function exportOf(h: Harness, ws: TestWorkspace): Promise<Buffer> {
   return res.rawPayload;
 }
 
-/** POST /imports?source=timetrack of an archive, then its end. */
+/** POST /imports of a ZIP (source timetrack unless the query names another), then its end. */
 export async function importArchive(h: Harness, ws: TestWorkspace, archive: Buffer, query: Record<string, string> = {}) {
   const res = await h.app.inject({
     method: 'POST',

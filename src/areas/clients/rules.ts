@@ -1,5 +1,5 @@
 import { conflict, invalid } from '../../domain/errors.js';
-import { cleanName } from '../../lib/names.js';
+import { cleanName, nameKey } from '../../lib/names.js';
 
 /** A client's name is trimmed and must stay 1–200 characters (docs/rules.md §6 Clients). */
 export const cleanClientName = (name: string): string => cleanName(name, '/body/name');
@@ -8,7 +8,7 @@ export const cleanClientName = (name: string): string => cleanName(name, '/body/
  * The key of the case-insensitive name uniqueness (`clients_name_unique`), as projects key theirs:
  * trimmed, NFC-normalized, then full case folding approximated by upper- then lower-casing.
  */
-export const clientNameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
+export const clientNameKey = nameKey;
 
 export const clientNameTaken = (name: string) => conflict(`A client named "${name}" already exists in this workspace.`);
 

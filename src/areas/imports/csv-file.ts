@@ -38,7 +38,8 @@ export class UnreadableFile extends Error {
  * each call reads the file anew, so a file is read twice rather than held in memory.
  */
 export async function* csvRecords(path: string): AsyncGenerator<string[]> {
-  const parser = createReadStream(path).pipe(
+  // Small reads: the parser turns each into records in one go, and other requests wait for that much.
+  const parser = createReadStream(path, { highWaterMark: 16 * 1024 }).pipe(
     parse({ bom: true, delimiter: await delimiterOf(path), relax_column_count: true, skip_empty_lines: true, trim: false }),
   );
   try {

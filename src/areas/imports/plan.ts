@@ -1,3 +1,4 @@
+import { nameKey } from '../../lib/names.js';
 import type { ImportCounts, ImportProblem } from './schemas.js';
 import type { ReadEntry } from './rows.js';
 
@@ -7,7 +8,6 @@ import type { ReadEntry } from './rows.js';
  * resolved to an id. Pure: the workspace is given as a Directory, new ids by newId.
  */
 
-export const nameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
 
 /** A rate period of the workspace (revenue: of a member; cost: of a user). */
 export interface RatePeriod {

@@ -3,7 +3,8 @@ import { dialectOf, type Db, type Trx } from '../../db/database.js';
 import type { ImportsTable } from '../../db/tables/imports.js';
 import { fromDbBool, fromJson, toDbBool, toJson } from '../../db/values.js';
 import { nowIso } from '../../lib/time.js';
-import { nameKey, type Directory, type RatePeriod, type StagedEntry } from './plan.js';
+import { nameKey } from '../../lib/names.js';
+import type { Directory, RatePeriod, StagedEntry } from './plan.js';
 import type { Import, ImportCounts, ImportProblem, ImportSource, ImportStatus } from './schemas.js';
 
 /** The options an import was started with, kept with it for the run. */

@@ -1,4 +1,5 @@
 import type { Buffer } from 'node:buffer';
+import { nameKey } from '../../lib/names.js';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import { fixedStatement } from '../../db/fixed-statement.js';
@@ -18,7 +19,7 @@ type MemberRow = Selectable<ProjectMembersTable>;
  * The key of the case-insensitive name uniqueness (the `projects_name_unique` constraint): trimmed,
  * NFC-normalized, then full case folding approximated by upper- then lower-casing ("Straße" = "STRASSE").
  */
-const projectNameKey = (name: string): string => name.trim().normalize('NFC').toUpperCase().toLowerCase();
+const projectNameKey = nameKey;
 
 /** A project as one user relates to it: their unarchived membership's id and project role, or null. */
 export interface ProjectWithMembership {
