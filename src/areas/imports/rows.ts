@@ -72,7 +72,7 @@ const HARVEST_DAY_START = '09:00:00';
  * Rows read between two turns of the event loop: the reading of a large file gives way to the other
  * requests this often, so that none of them waits for more than a moment of it.
  */
-const GIVE_WAY_ROWS = 100;
+const GIVE_WAY_ROWS = 25;
 
 /** The key of a row that has no id of its source: its person, start, end, description and project. */
 function entryKey(person: PersonRef, startedAt: string, endedAt: string, description: string, project: string | null): string {

@@ -50,7 +50,7 @@ const KEPT_ERRORS = 1000;
  * requests (the statement runs on the event loop's thread); on PostgreSQL fewer, larger statements,
  * each its own commit (13 values an entry, within the bound on parameters).
  */
-const STAGE_CHUNK = { sqlite: 100, postgres: 2000 } as const;
+const STAGE_CHUNK = { sqlite: 50, postgres: 2000 } as const;
 /** How often a running import tells the others it is alive. */
 export const HEARTBEAT_MS = 2000;
 
