@@ -67,6 +67,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Reports: 'Saved report definitions: a time span, the selected projects and members, and filters.',
   Requests: 'Workflow requests (role changes, project assignments, support impersonation, timesheet unlocks and approvals) and their resolution.',
   Timesheets: 'Weekly timesheet locks: which weeks are closed to changes, and for whom they are reopened.',
+  Imports:
+    'Switching in and out: another tool\'s export imported in the background (Toggl, Clockify, Harvest, Kimai, solidtime, or timetrack\'s own), ' +
+    'and every record of the workspace exported as one ZIP.',
   Webhooks:
     'Signed HTTP callbacks for the workspace\'s changes (envelope: WebhookEnvelope; signature: ' +
     '`Timetrack-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`), delivered at least once, in order per webhook, ' +
