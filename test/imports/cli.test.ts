@@ -49,7 +49,7 @@ for (const store of eachStore) {
       expect(JSON.parse(failed.stdout)).toMatchObject({ status: 'failed', errorCount: 3, errors: [{ code: 'missing-column', column: 'Date' }, { column: 'From' }, { column: 'To' }] });
       const unknown = await runCli(['import', '--domain', domain, '--source', 'excel', file], env);
       expect(unknown.code).toBe(1);
-      expect(unknown.stderr).toContain('--source must be one of toggl, clockify, harvest, kimai, timetrack');
+      expect(unknown.stderr).toContain('--source must be one of toggl, clockify, harvest, kimai, solidtime, timetrack');
     }, 120_000);
   });
 }
